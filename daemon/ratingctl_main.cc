@@ -1,0 +1,122 @@
+// ratingctl: the offline tool (DESIGN §6). Flags -> RateConfig -> RunRate.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "daemon/rate_command.h"
+
+ABSL_FLAG(std::string, method, "", "rating method: elo, sco or ml");
+ABSL_FLAG(std::string, input, "", "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
+ABSL_FLAG(std::string, format, "", "input format: jsonl, preflib or scores (default: from the extension)");
+ABSL_FLAG(uint64_t, seed, 0, "seed of the pool's random generator");
+ABSL_FLAG(std::string, pool, "", "JSONL input: rate only this pool (required if the file has several)");
+ABSL_FLAG(std::string, output, "json", "json (DESIGN §6 document) or table (for people)");
+// --param key=value is repeatable, which Abseil flags are not; main() collects it.
+ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several (see --help)");
+
+namespace {
+
+constexpr char kUsage[] =
+    "ratingctl rate --method elo|sco|ml --input FILE [--format jsonl|preflib|scores]\n"
+    "               [--param key=value]... [--seed N] [--pool P] [--output json|table]\n"
+    "\n"
+    "Replays the results of FILE in file order through one online model and prints the\n"
+    "ranking as JSON on stdout. Parameters (defaults):\n"
+    "  elo: k (32), initial (1500)\n"
+    "  sco: alpha (0.1), tau (1), min (0), max (100)\n"
+    "  ml:  target (1e-3, exploitability of the printed lottery), max_iterations (1000000),\n"
+    "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096)\n"
+    "Errors go to stderr naming the file, line and problem; the exit status is then 1.";
+
+// Removes every --param X / --param=X from argv and returns the values in order.
+std::vector<std::string> TakeParams(int& argc, char** argv) {
+  std::vector<std::string> params;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    if (std::strcmp(arg, "--") == 0) {
+      while (i < argc) argv[out++] = argv[i++];
+      break;
+    }
+    if (std::strcmp(arg, "--param") == 0 || std::strcmp(arg, "-param") == 0) {
+      if (i + 1 < argc) {
+        params.emplace_back(argv[++i]);
+      } else {
+        params.emplace_back("");  // reported as "expected key=value"
+      }
+      continue;
+    }
+    if (std::strncmp(arg, "--param=", 8) == 0) {
+      params.emplace_back(arg + 8);
+      continue;
+    }
+    argv[out++] = argv[i];
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  return params;
+}
+
+int Fail(const std::string& message) {
+  std::cerr << "ratingctl: " << message << "\n";
+  return 1;
+}
+
+int Rate(std::vector<std::string> params) {
+  ratingd::RateConfig config;
+  config.method = absl::GetFlag(FLAGS_method);
+  config.input = absl::GetFlag(FLAGS_input);
+  config.seed = absl::GetFlag(FLAGS_seed);
+  config.pool = absl::GetFlag(FLAGS_pool);
+  config.params = std::move(params);
+  if (config.method.empty()) return Fail("rate: --method is required (elo, sco or ml)");
+  if (config.input.empty()) return Fail("rate: --input FILE is required");
+  const std::string output = absl::GetFlag(FLAGS_output);
+  if (output != "json" && output != "table") {
+    return Fail(absl::StrCat("--output: '", output, "' is not json or table"));
+  }
+  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
+    auto parsed = ratings::io::ParseFormat(format);
+    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
+    config.format = *parsed;
+  }
+  auto report = ratingd::RunRate(config);
+  if (!report.ok()) return Fail(std::string(report.status().message()));
+  const auto& extra = report->extra().fields();
+  if (auto it = extra.find("converged"); it != extra.end() && !it->second.bool_value()) {
+    std::cerr << "ratingctl: warning: ml stopped at max_iterations with exploitability "
+              << extra.at("exploitability").number_value() << " above the target\n";
+  }
+  if (output == "table") {
+    std::cout << ratingd::ReportToTable(*report);
+    return 0;
+  }
+  auto json = ratingd::ReportToJson(*report);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(kUsage);
+  std::vector<std::string> params = TakeParams(argc, argv);
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() < 2) {
+    return Fail(absl::StrCat("missing subcommand\nusage: ", kUsage));
+  }
+  const std::string command = positional[1];
+  if (positional.size() > 2) {
+    return Fail(absl::StrCat("unexpected argument '", positional[2], "'"));
+  }
+  if (command == "rate") return Rate(std::move(params));
+  return Fail(absl::StrCat("unknown subcommand '", command, "'; known: rate\nusage: ", kUsage));
+}

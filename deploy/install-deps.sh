@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package ratingd's build and tests need. Idempotent: packages
+# already present are left alone, and apt's lists are refreshed only when something is
+# missing. Run as root (or with sudo available).
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  clang clang-format libclang-rt-14-dev
+  # libraries of ratings/ and its tests
+  libabsl-dev libeigen3-dev
+  libprotobuf-dev protobuf-compiler
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,20 @@
+// Conversion between the wire GameResult (proto/ratingd/v1) and ratings::Result.
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "ratingd/v1/game_result.pb.h"
+#include "ratings/io/read_results.h"
+#include "ratings/result.h"
+
+namespace ratings::io {
+
+// Checks what the wire adds to ValidateResult (DESIGN §5: pool and game id present) and
+// then ValidateResult itself; on success returns the record (line left at 0). Messages
+// name the field ("missing pool", "standings[1]: rank 0; ...").
+absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
+                                       const ResultLimits& limits);
+
+// The inverse, for producers and tests: pool, game id, task, standings, weight.
+ratingd::v1::GameResult ToProto(const ResultRecord& record);
+
+}  // namespace ratings::io

@@ -1,0 +1,68 @@
+// Readers of result files (DESIGN §6): JSONL of GameResult, PrefLib .soc/.soi/.toc/.toi,
+// and agent-vs-task score tables. Every error names the file, the line and the problem:
+// "FILE:LINE: problem".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ratings/result.h"
+
+namespace ratings::io {
+
+enum class Format { kJsonl, kPreflib, kScores };
+
+// One validated result with where it came from.
+struct ResultRecord {
+  Result result;
+  std::string pool;     // JSONL: the GameResult's pool; empty for other formats
+  std::string game_id;  // JSONL: the GameResult's game id; empty for other formats
+  std::string task;     // JSONL: the task field; scores: the task (first column)
+  int64_t line = 0;     // 1-based line of the file it came from
+};
+
+struct ReadOutput {
+  std::vector<ResultRecord> records;  // in file order
+  // Votes that carry no pairwise information and are therefore not results: PrefLib
+  // lines with count 0, and votes ranking a single alternative. Counted, not errors.
+  int64_t skipped_votes = 0;
+};
+
+// "jsonl", "preflib" or "scores"; InvalidArgument otherwise.
+absl::StatusOr<Format> ParseFormat(std::string_view name);
+// From the extension: .jsonl/.json -> JSONL; .soc/.soi/.toc/.toi -> PrefLib;
+// .txt/.tsv/.scores -> scores. InvalidArgument naming the path otherwise.
+absl::StatusOr<Format> InferFormat(std::string_view path);
+
+// Reads and parses a whole file. NotFound / PermissionDenied etc. name the path.
+absl::StatusOr<ReadOutput> ReadResultsFile(const std::string& path, Format format,
+                                           const ResultLimits& limits);
+
+// Parse `content` as if read from a file named `filename` (used in messages only).
+absl::StatusOr<ReadOutput> ParseResults(std::string_view content, std::string_view filename,
+                                        Format format, const ResultLimits& limits);
+
+// One parser per format; ParseResults dispatches to them.
+//
+// JSONL: one GameResult per line in protobuf's JSON form (parsed by protobuf's JSON
+// utilities; unknown fields are errors); blank lines are skipped. Each record must have
+// a pool and a game id, and pass ValidateResult.
+absl::StatusOr<ReadOutput> ParseJsonl(std::string_view content, std::string_view filename,
+                                      const ResultLimits& limits);
+// PrefLib (shared/data/preflib/README.md): `# KEY: value` header lines, then
+// `count: a,b,{c,d},e` lines; braces tie. A line becomes `count` results of weight 1 in
+// file order; agent ids are the ALTERNATIVE NAMEs (or the numbers "1".."N" for every
+// alternative of the file when some name is empty, over-long or repeated).
+absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_view filename,
+                                        const ResultLimits& limits);
+// Score tables (shared/data/atari/): `#` comment lines, the last of which names the
+// columns (`# game agent1 agent2 ...`); then per task: its name and one score per agent.
+// Thousands separators are allowed (1,486.5); `mean±std` uses the mean. Higher scores
+// rank higher; equal scores tie. Each line becomes one result of weight 1.
+absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
+                                       const ResultLimits& limits);
+
+}  // namespace ratings::io

@@ -1,0 +1,150 @@
+#include "ratings/maximal_lottery.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
+namespace ratings {
+
+absl::StatusOr<MaximalLottery> MaximalLottery::Create(const MaximalLotteryOptions& o) {
+  if (!std::isfinite(o.target_exploitability) || o.target_exploitability <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ml: target exploitability must be finite and > 0, got ",
+                     o.target_exploitability));
+  }
+  if (o.max_iterations < 1) {
+    return absl::InvalidArgumentError("ml: max_iterations must be >= 1");
+  }
+  if (o.iterations_per_result < 0) {
+    return absl::InvalidArgumentError("ml: iterations_per_result must be >= 0");
+  }
+  if (o.max_agents < 2) return absl::InvalidArgumentError("ml: max_agents must be >= 2");
+  return MaximalLottery(o);
+}
+
+void MaximalLottery::Resize(size_t n) {
+  if (n <= size_) return;
+  size_ = n;
+  if (refused_) return;
+  if (n > options_.max_agents) {
+    // DESIGN §4.3: bound the dense margins rather than degrade the hot path.
+    refused_ = true;
+    tally_.Clear();
+    margins_ = {};
+    regrets_ = last_regret_ = average_sum_ = payoff_sum_ = {};
+    return;
+  }
+  tally_.Resize(n);
+  const auto old = regrets_.size();
+  const auto grown = static_cast<Eigen::Index>(n);
+  for (Eigen::VectorXd* v : {&regrets_, &last_regret_, &average_sum_, &payoff_sum_}) {
+    v->conservativeResize(grown);
+    v->tail(grown - old).setZero();
+  }
+  margins_stale_ = true;
+}
+
+void MaximalLottery::Update(const IndexedResult& result) {
+  if (refused_) return;
+  tally_.Add(result);
+  margins_stale_ = true;
+}
+
+void MaximalLottery::RefreshMargins() {
+  if (!margins_stale_) return;
+  margins_ = tally_.MarginMatrix();
+  scale_ = margins_.size() == 0 ? 0.0 : margins_.cwiseAbs().maxCoeff();
+  // The running payoff of the average must be scored on the margins it is judged on.
+  payoff_sum_.noalias() = margins_ * average_sum_;
+  margins_stale_ = false;
+}
+
+void MaximalLottery::CurrentStrategy(Eigen::VectorXd& out) const {
+  // Regret matching: play each action in proportion to its positive regret
+  // (active-evaluation.md App. A); PRM+ adds the last regret as a prediction.
+  if (options_.variant == RegretVariant::kPredictiveRegretMatchingPlus) {
+    out = (regrets_ + last_regret_).cwiseMax(0.0);
+  } else {
+    out = regrets_.cwiseMax(0.0);
+  }
+  const double total = out.sum();
+  if (total > 0) {
+    out /= total;
+  } else {
+    out.setConstant(1.0 / static_cast<double>(out.size()));
+  }
+}
+
+absl::StatusOr<SolveStats> MaximalLottery::Solve(int64_t max_iterations) {
+  if (refused_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("ml: refused for a pool of ", size_, " agents (max_agents ",
+                     options_.max_agents, "; the margin matrix is dense)"));
+  }
+  RefreshMargins();
+  SolveStats stats;
+  if (size_ == 0 || scale_ == 0) {
+    stats.converged = true;
+    return stats;
+  }
+  const auto n = static_cast<Eigen::Index>(size_);
+  Eigen::VectorXd x(n), u(n), r(n);
+  for (;;) {
+    stats.exploitability = Exploitability();
+    if (stats.exploitability <= options_.target_exploitability) {
+      stats.converged = true;
+      break;
+    }
+    if (stats.iterations >= max_iterations) break;
+    CurrentStrategy(x);
+    u.noalias() = margins_ * x;
+    // Instantaneous regret of each pure action against x; x^T M x is 0 up to rounding
+    // because M is antisymmetric.
+    r = u.array() - x.dot(u);
+    if (options_.variant == RegretVariant::kRegretMatching) {
+      regrets_ += r;
+    } else {
+      regrets_ = (regrets_ + r).cwiseMax(0.0);
+    }
+    last_regret_ = r;
+    ++averaging_step_;
+    const double w = options_.variant == RegretVariant::kRegretMatching
+                         ? 1.0
+                         : static_cast<double>(averaging_step_);
+    average_sum_ += w * x;
+    payoff_sum_ += w * u;
+    average_weight_ += w;
+    ++stats.iterations;
+    ++iterations_;
+  }
+  return stats;
+}
+
+std::vector<double> MaximalLottery::Lottery() const {
+  std::vector<double> p(size_);
+  if (average_weight_ > 0) {
+    for (size_t a = 0; a < size_; ++a) p[a] = average_sum_[static_cast<Eigen::Index>(a)] / average_weight_;
+  } else {
+    std::fill(p.begin(), p.end(), size_ == 0 ? 0.0 : 1.0 / static_cast<double>(size_));
+  }
+  return p;
+}
+
+std::vector<double> MaximalLottery::Ratings() const {
+  std::vector<double> ratings(size_, 0.0);
+  if (scale_ == 0 || margins_.rows() != static_cast<Eigen::Index>(size_)) return ratings;
+  const std::vector<double> p = Lottery();
+  const Eigen::VectorXd payoff = margins_ * Eigen::Map<const Eigen::VectorXd>(p.data(), margins_.rows());
+  for (size_t a = 0; a < size_; ++a) ratings[a] = payoff[static_cast<Eigen::Index>(a)] / scale_;
+  return ratings;
+}
+
+double MaximalLottery::Exploitability() const {
+  if (scale_ == 0 || margins_.rows() == 0) return 0.0;
+  if (average_weight_ > 0) return payoff_sum_.maxCoeff() / average_weight_ / scale_;
+  const Eigen::VectorXd uniform = Eigen::VectorXd::Constant(margins_.rows(), 1.0 / static_cast<double>(margins_.rows()));
+  return (margins_ * uniform).maxCoeff() / scale_;
+}
+
+}  // namespace ratings

@@ -1,0 +1,71 @@
+// One leaderboard (DESIGN §2 "pool"): the agent index, the three online models and a
+// seeded random generator.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "ratings/agent_index.h"
+#include "ratings/elo.h"
+#include "ratings/maximal_lottery.h"
+#include "ratings/result.h"
+#include "ratings/sco.h"
+
+namespace ratings {
+
+struct PoolOptions {
+  // Which models the pool keeps. A model that is off costs nothing per result.
+  bool elo = true;
+  bool sco = true;
+  bool ml = true;
+  EloOptions elo_options;
+  ScoOptions sco_options;
+  MaximalLotteryOptions ml_options;
+  ResultLimits limits;
+  // Seed of the pool's generator (std::mt19937_64); part of the pool's state for
+  // components that sample. The online models here are deterministic and draw nothing.
+  uint64_t seed = 0;
+};
+
+// Not thread-safe: one thread owns a Pool (DESIGN §3). Apply() costs O(k^2) plus, for ML
+// with iterations_per_result > 0, that many O(n^2) iterations; it never does O(n) work
+// per result otherwise (growing the dense ML margins when an agent is new is amortised).
+class Pool {
+ public:
+  // InvalidArgument naming the model and parameter if an option is out of range.
+  static absl::StatusOr<Pool> Create(const PoolOptions& options);
+
+  // Validates the result (ValidateResult) and applies it to every enabled model. On an
+  // invalid result nothing changes and the status names the problem.
+  absl::Status Apply(const Result& result);
+
+  const AgentIndex& index() const { return index_; }
+  uint64_t results() const { return results_; }
+  // Null when the model is off.
+  const Elo* elo() const { return elo_ ? &*elo_ : nullptr; }
+  const Sco* sco() const { return sco_ ? &*sco_ : nullptr; }
+  const MaximalLottery* ml() const { return ml_ ? &*ml_ : nullptr; }
+  MaximalLottery* mutable_ml() { return ml_ ? &*ml_ : nullptr; }
+  std::mt19937_64& rng() { return rng_; }
+  const PoolOptions& options() const { return options_; }
+
+ private:
+  explicit Pool(const PoolOptions& options) : options_(options), rng_(options.seed) {}
+
+  PoolOptions options_;
+  AgentIndex index_;
+  std::optional<Elo> elo_;
+  std::optional<Sco> sco_;
+  std::optional<MaximalLottery> ml_;
+  std::mt19937_64 rng_;
+  uint64_t results_ = 0;
+  // Scratch for Apply(), kept to avoid an allocation per result.
+  std::vector<AgentId> ids_;
+  std::vector<uint32_t> ranks_;
+};
+
+}  // namespace ratings

@@ -1,0 +1,54 @@
+#include "ratings/sco.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+
+namespace ratings {
+
+absl::StatusOr<Sco> Sco::Create(const ScoOptions& o) {
+  if (!std::isfinite(o.alpha) || o.alpha <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("sco: alpha must be finite and > 0, got ", o.alpha));
+  }
+  if (!std::isfinite(o.tau) || o.tau <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("sco: tau must be finite and > 0, got ", o.tau));
+  }
+  if (!std::isfinite(o.min) || !std::isfinite(o.max) || !(o.min < o.max)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sco: need finite min < max, got [", o.min, ", ", o.max, "]"));
+  }
+  return Sco(o);
+}
+
+void Sco::Resize(size_t n) {
+  if (n > ratings_.size()) ratings_.resize(n, (options_.min + options_.max) / 2.0);
+}
+
+void Sco::Update(const IndexedResult& result) {
+  const size_t k = result.size();
+  const double rate = options_.alpha * result.weight / options_.tau;
+  absl::InlinedVector<double, 8> gradient(k, 0.0);
+  for (size_t i = 0; i < k; ++i) {
+    for (size_t j = i + 1; j < k; ++j) {
+      if (result.ranks[i] == result.ranks[j]) continue;
+      const bool i_above = result.ranks[i] < result.ranks[j];
+      const size_t a = i_above ? i : j;  // strictly above
+      const size_t b = i_above ? j : i;
+      // s = sigma((theta_b - theta_a)/tau); d/dtheta_a of s is -s(1-s)/tau (Eq. 5, 7).
+      const double x = (ratings_[result.agents[b]] - ratings_[result.agents[a]]) / options_.tau;
+      const double s = 1.0 / (1.0 + std::exp(-x));
+      const double move = rate * s * (1.0 - s);
+      gradient[a] += move;
+      gradient[b] -= move;
+    }
+  }
+  // PROJ of Algorithm 1 line 4: clip to the hypercube.
+  for (size_t i = 0; i < k; ++i) {
+    double& theta = ratings_[result.agents[i]];
+    theta = std::clamp(theta + gradient[i], options_.min, options_.max);
+  }
+}
+
+}  // namespace ratings

@@ -1,0 +1,148 @@
+// Online update throughput of the three models (DESIGN §9 rows 1-3). Results are
+// pre-generated with random distinct agents and cycled through, so the timed loop is the
+// model update alone (or, for BM_PoolApply, validation + interning + all models).
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "ratings/elo.h"
+#include "ratings/maximal_lottery.h"
+#include "ratings/pool.h"
+#include "ratings/sco.h"
+
+namespace ratings {
+namespace {
+
+constexpr size_t kStream = 1 << 16;  // results cycled through (a few MB, like a real mix)
+
+struct Stream {
+  std::vector<AgentId> agents;  // kStream * k ids
+  std::vector<uint32_t> ranks;
+  size_t k;
+  IndexedResult At(size_t i) const {
+    return {absl::MakeConstSpan(agents).subspan(i * k, k), absl::MakeConstSpan(ranks).subspan(i * k, k), 1.0};
+  }
+};
+
+Stream MakeStream(size_t agents, size_t k) {
+  std::mt19937_64 gen(42);
+  Stream s{{}, {}, k};
+  s.agents.reserve(kStream * k);
+  std::vector<AgentId> pick;
+  for (size_t i = 0; i < kStream; ++i) {
+    pick.clear();
+    while (pick.size() < k) {
+      const auto a = static_cast<AgentId>(gen() % agents);
+      if (std::find(pick.begin(), pick.end(), a) == pick.end()) pick.push_back(a);
+    }
+    for (size_t j = 0; j < k; ++j) {
+      s.agents.push_back(pick[j]);
+      s.ranks.push_back(static_cast<uint32_t>(j + 1));
+    }
+  }
+  return s;
+}
+
+template <typename Model>
+void RunModel(benchmark::State& state, Model& model) {
+  const auto agents = static_cast<size_t>(state.range(0));
+  const auto k = static_cast<size_t>(state.range(1));
+  const Stream stream = MakeStream(agents, k);
+  model.Resize(agents);
+  size_t i = 0;
+  for (auto _ : state) {
+    model.Update(stream.At(i));
+    i = (i + 1) & (kStream - 1);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
+void BM_EloUpdate(benchmark::State& state) {
+  Elo elo = *Elo::Create({});
+  RunModel(state, elo);
+  benchmark::DoNotOptimize(elo.Rating(0));
+}
+
+void BM_ScoUpdate(benchmark::State& state) {
+  Sco sco = *Sco::Create({});
+  RunModel(state, sco);
+  benchmark::DoNotOptimize(sco.Rating(0));
+}
+
+// ML keeps dense margins, so it is refused above max_agents (4096 by default): measured
+// at 1,000 and 4,096 agents instead of 52,958.
+void BM_MlMarginsUpdate(benchmark::State& state) {
+  MaximalLottery ml = *MaximalLottery::Create({});
+  RunModel(state, ml);
+  benchmark::DoNotOptimize(ml.tally().N(0, 1));
+}
+
+// DESIGN §9 row 3: Elo + SCO + ML margins on one result, as a pool applies them.
+void BM_AllModelsUpdate(benchmark::State& state) {
+  const auto agents = static_cast<size_t>(state.range(0));
+  const auto k = static_cast<size_t>(state.range(1));
+  const Stream stream = MakeStream(agents, k);
+  Elo elo = *Elo::Create({});
+  Sco sco = *Sco::Create({});
+  MaximalLottery ml = *MaximalLottery::Create({});
+  elo.Resize(agents);
+  sco.Resize(agents);
+  ml.Resize(agents);
+  size_t i = 0;
+  for (auto _ : state) {
+    const IndexedResult r = stream.At(i);
+    elo.Update(r);
+    sco.Update(r);
+    ml.Update(r);
+    i = (i + 1) & (kStream - 1);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+  benchmark::DoNotOptimize(elo.Rating(0) + sco.Rating(0) + ml.tally().N(0, 1));
+}
+
+// The whole Pool::Apply path: validation, string interning, all three models.
+void BM_PoolApply(benchmark::State& state) {
+  const auto agents = static_cast<size_t>(state.range(0));
+  const auto k = static_cast<size_t>(state.range(1));
+  const Stream stream = MakeStream(agents, k);
+  std::vector<Result> results(kStream);
+  for (size_t i = 0; i < kStream; ++i) {
+    const IndexedResult r = stream.At(i);
+    for (size_t j = 0; j < k; ++j) {
+      results[i].standings.push_back({"agent-" + std::to_string(r.agents[j]), r.ranks[j], std::nullopt});
+    }
+  }
+  Pool pool = *Pool::Create({});
+  for (const Result& r : results) (void)pool.Apply(r);  // intern everyone first
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pool.Apply(results[i]));
+    i = (i + 1) & (kStream - 1);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
+void Sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t agents : {1000, 52958}) {
+    for (int64_t k : {2, 7}) b->Args({agents, k});
+  }
+}
+void MlSizes(benchmark::internal::Benchmark* b) {
+  for (int64_t agents : {1000, 4096}) {
+    for (int64_t k : {2, 7}) b->Args({agents, k});
+  }
+}
+
+BENCHMARK(BM_EloUpdate)->ArgNames({"agents", "k"})->Apply(Sizes);
+BENCHMARK(BM_ScoUpdate)->ArgNames({"agents", "k"})->Apply(Sizes);
+BENCHMARK(BM_MlMarginsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
+BENCHMARK(BM_AllModelsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
+BENCHMARK(BM_PoolApply)->ArgNames({"agents", "k"})->Apply(MlSizes);
+
+}  // namespace
+}  // namespace ratings
+
+BENCHMARK_MAIN();

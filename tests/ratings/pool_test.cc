@@ -1,0 +1,150 @@
+#include "ratings/pool.h"
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratings {
+namespace {
+
+using ::ratings::testing::IsOk;
+using ::ratings::testing::StatusIs;
+using ::testing::HasSubstr;
+
+Result Order(std::vector<std::string> best_first, double weight = 1.0) {
+  Result r;
+  r.weight = weight;
+  for (size_t i = 0; i < best_first.size(); ++i) {
+    r.standings.push_back({best_first[i], static_cast<uint32_t>(i + 1), std::nullopt});
+  }
+  return r;
+}
+
+double EloOf(const Pool& pool, const std::string& agent) {
+  return pool.elo()->Rating(*pool.index().Find(agent));
+}
+double ScoOf(const Pool& pool, const std::string& agent) {
+  return pool.sco()->Rating(*pool.index().Find(agent));
+}
+
+// SCO paper §4.1, Eq. (10), replayed online and interleaved: 2: A>B>C, 3: C>A>B.
+// A's win rate 7/15 beats C's 6/15, so Elo top-ranks A; SCO top-ranks the Condorcet
+// winner C; ML puts probability 1 on C.
+TEST(PoolTest, Equation10EloTopRanksASCOTopRanksC) {
+  Pool pool = *Pool::Create({});
+  for (int cycle = 0; cycle < 500; ++cycle) {
+    for (const auto& order : std::vector<std::vector<std::string>>{
+             {"A", "B", "C"}, {"C", "A", "B"}, {"A", "B", "C"}, {"C", "A", "B"}, {"C", "A", "B"}}) {
+      ASSERT_THAT(pool.Apply(Order(order)), IsOk());
+    }
+  }
+  EXPECT_GT(EloOf(pool, "A"), EloOf(pool, "C"));
+  EXPECT_GT(EloOf(pool, "C"), EloOf(pool, "B"));
+  EXPECT_GT(ScoOf(pool, "C"), ScoOf(pool, "A"));
+  EXPECT_GT(ScoOf(pool, "A"), ScoOf(pool, "B"));
+  ASSERT_TRUE(pool.mutable_ml()->Solve()->converged);
+  EXPECT_GT(pool.ml()->Lottery()[*pool.index().Find("C")], 0.99);
+}
+
+TEST(PoolTest, InvalidResultChangesNothing) {
+  Pool pool = *Pool::Create({});
+  ASSERT_THAT(pool.Apply(Order({"a", "b"})), IsOk());
+  Result bad = Order({"a", "c"});
+  bad.standings[1].rank = 0;
+  EXPECT_THAT(pool.Apply(bad), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rank 0")));
+  EXPECT_EQ(pool.index().size(), 2u);
+  EXPECT_EQ(pool.results(), 1u);
+  EXPECT_EQ(EloOf(pool, "a"), 1516.0);
+}
+
+TEST(PoolTest, AResultTouchesOnlyItsAgents) {
+  Pool pool = *Pool::Create({});
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_THAT(pool.Apply(Order({"p" + std::to_string(i), "p" + std::to_string(i + 1)})), IsOk());
+  }
+  std::vector<double> elo_before(pool.elo()->ratings().begin(), pool.elo()->ratings().end());
+  std::vector<double> sco_before(pool.sco()->ratings().begin(), pool.sco()->ratings().end());
+  ASSERT_THAT(pool.Apply(Order({"p3", "p15"})), IsOk());
+  for (AgentId a = 0; a < elo_before.size(); ++a) {
+    const std::string& name = pool.index().Name(a);
+    if (name == "p3" || name == "p15") {
+      EXPECT_NE(pool.elo()->Rating(a), elo_before[a]) << name;
+      EXPECT_NE(pool.sco()->Rating(a), sco_before[a]) << name;
+    } else {
+      EXPECT_EQ(pool.elo()->Rating(a), elo_before[a]) << name;
+      EXPECT_EQ(pool.sco()->Rating(a), sco_before[a]) << name;
+    }
+  }
+}
+
+// Same input + same seed => bit-identical state, for every model.
+TEST(PoolTest, DeterministicBitForBit) {
+  auto run = [] {
+    PoolOptions options;
+    options.seed = 7;
+    options.ml_options.iterations_per_result = 3;
+    Pool pool = *Pool::Create(options);
+    std::mt19937_64 gen(12345);  // the input stream itself, fixed
+    for (int i = 0; i < 400; ++i) {
+      std::vector<std::string> agents;
+      const int k = 2 + static_cast<int>(gen() % 6);
+      while (static_cast<int>(agents.size()) < k) {
+        std::string a = "agent" + std::to_string(gen() % 40);
+        if (std::find(agents.begin(), agents.end(), a) == agents.end()) agents.push_back(a);
+      }
+      Result r = Order(agents, 0.5 + static_cast<double>(gen() % 4));
+      r.standings.back().rank = r.standings[r.standings.size() - 2].rank;  // a tie
+      EXPECT_THAT(pool.Apply(r), IsOk());
+    }
+    EXPECT_TRUE(pool.mutable_ml()->Solve().ok());
+    return pool;
+  };
+  Pool first = run();
+  Pool second = run();
+  auto same_bits = [](absl::Span<const double> x, absl::Span<const double> y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+  };
+  EXPECT_TRUE(same_bits(first.elo()->ratings(), second.elo()->ratings()));
+  EXPECT_TRUE(same_bits(first.sco()->ratings(), second.sco()->ratings()));
+  EXPECT_TRUE(same_bits(first.ml()->Lottery(), second.ml()->Lottery()));
+  EXPECT_TRUE(same_bits(first.ml()->Ratings(), second.ml()->Ratings()));
+  EXPECT_EQ(first.ml()->iterations(), second.ml()->iterations());
+  EXPECT_EQ(first.rng()(), second.rng()());
+}
+
+TEST(PoolTest, ModelsCanBeSwitchedOff) {
+  PoolOptions options;
+  options.sco = false;
+  options.ml = false;
+  Pool pool = *Pool::Create(options);
+  ASSERT_THAT(pool.Apply(Order({"a", "b"})), IsOk());
+  EXPECT_NE(pool.elo(), nullptr);
+  EXPECT_EQ(pool.sco(), nullptr);
+  EXPECT_EQ(pool.ml(), nullptr);
+}
+
+TEST(PoolTest, MlRefusalLeavesTheOtherModelsRunning) {
+  PoolOptions options;
+  options.ml_options.max_agents = 3;
+  Pool pool = *Pool::Create(options);
+  ASSERT_THAT(pool.Apply(Order({"a", "b", "c", "d"})), IsOk());
+  EXPECT_TRUE(pool.ml()->refused());
+  EXPECT_EQ(EloOf(pool, "a"), 1500.0 + 3 * 32.0 / 3 * 0.5);
+}
+
+TEST(PoolTest, CreateRejectsBadModelOptions) {
+  PoolOptions options;
+  options.sco_options.tau = 0;
+  EXPECT_THAT(Pool::Create(options), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sco: tau")));
+  // A model that is off is not validated.
+  options.sco = false;
+  EXPECT_THAT(Pool::Create(options), IsOk());
+}
+
+}  // namespace
+}  // namespace ratings

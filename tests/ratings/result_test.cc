@@ -1,0 +1,89 @@
+#include "ratings/result.h"
+
+#include <limits>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratings {
+namespace {
+
+using ::ratings::testing::IsOk;
+using ::ratings::testing::StatusIs;
+using ::testing::HasSubstr;
+
+Result TwoPlayer() { return Result{{{"alice", 1, std::nullopt}, {"bob", 2, std::nullopt}}, 1.0}; }
+
+TEST(ResultTest, AcceptsAValidResult) {
+  EXPECT_THAT(ValidateResult(TwoPlayer(), {}), IsOk());
+  Result tie = TwoPlayer();
+  tie.standings[1].rank = 1;
+  tie.standings[0].score = 3.5;
+  EXPECT_THAT(ValidateResult(tie, {}), IsOk());
+}
+
+// Every invalid class of DESIGN §5 that a Result can express, with the words of its message.
+TEST(ResultTest, EveryValidationErrorNamesTheProblem) {
+  const double kNan = std::numeric_limits<double>::quiet_NaN();
+  const double kInf = std::numeric_limits<double>::infinity();
+  struct Case {
+    std::string name;
+    Result result;
+    std::string message;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"no standings", Result{{}, 1.0}, "fewer than 2 standings (0)"});
+  cases.push_back({"one standing", Result{{{"a", 1, {}}}, 1.0}, "fewer than 2 standings (1)"});
+  {
+    Result r = TwoPlayer();
+    for (int i = 0; i < 3; ++i) r.standings.push_back({"x" + std::to_string(i), 3, {}});
+    cases.push_back({"too many", r, "too many standings (5 > limit 4)"});
+  }
+  for (double w : {0.0, -1.0, kNan, kInf}) {
+    Result r = TwoPlayer();
+    r.weight = w;
+    cases.push_back({"weight", r, "is not a finite number > 0"});
+  }
+  {
+    Result r = TwoPlayer();
+    r.standings[1].agent = "";
+    cases.push_back({"empty id", r, "standings[1]: empty agent id"});
+  }
+  {
+    Result r = TwoPlayer();
+    r.standings[0].agent = std::string(9, 'x');
+    cases.push_back({"long id", r, "standings[0]: agent id of 9 bytes exceeds the limit of 8"});
+  }
+  {
+    Result r = TwoPlayer();
+    r.standings[1].rank = 0;
+    cases.push_back({"rank 0", r, "standings[1]: rank 0 for agent 'bob'; ranks start at 1"});
+  }
+  for (double s : {kNan, kInf, -kInf}) {
+    Result r = TwoPlayer();
+    r.standings[0].score = s;
+    cases.push_back({"score", r, "standings[0]: non-finite score for agent 'alice'"});
+  }
+  {
+    Result r = TwoPlayer();
+    r.standings[1].agent = "alice";
+    cases.push_back({"twice", r, "standings[1]: agent 'alice' appears twice"});
+  }
+  const ResultLimits limits{.max_standings = 4, .max_agent_id_bytes = 8};
+  for (const Case& c : cases) {
+    EXPECT_THAT(ValidateResult(c.result, limits),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message)))
+        << c.name;
+  }
+}
+
+TEST(ResultTest, LimitsAreInclusive) {
+  Result r = TwoPlayer();
+  r.standings[0].agent = std::string(8, 'x');
+  EXPECT_THAT(ValidateResult(r, {.max_standings = 2, .max_agent_id_bytes = 8}), IsOk());
+}
+
+}  // namespace
+}  // namespace ratings
