@@ -12,10 +12,10 @@
 namespace ratingd {
 namespace {
 
-using Setter = std::function<absl::Status(std::string_view value, ratings::PoolOptions&)>;
+using Setter = std::function<absl::Status(absl::string_view value, ratings::PoolOptions&)>;
 
 Setter Double(double ratings::EloOptions::*field) {
-  return [field](std::string_view value, ratings::PoolOptions& o) -> absl::Status {
+  return [field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
     if (!absl::SimpleAtod(value, &(o.elo_options.*field))) {
       return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
     }
@@ -24,7 +24,7 @@ Setter Double(double ratings::EloOptions::*field) {
 }
 
 Setter Double(double ratings::ScoOptions::*field) {
-  return [field](std::string_view value, ratings::PoolOptions& o) -> absl::Status {
+  return [field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
     if (!absl::SimpleAtod(value, &(o.sco_options.*field))) {
       return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
     }
@@ -33,7 +33,7 @@ Setter Double(double ratings::ScoOptions::*field) {
 }
 
 Setter Integer(int64_t ratings::MaximalLotteryOptions::*field) {
-  return [field](std::string_view value, ratings::PoolOptions& o) -> absl::Status {
+  return [field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
     if (!absl::SimpleAtoi(value, &(o.ml_options.*field))) {
       return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not an integer"));
     }
@@ -42,8 +42,8 @@ Setter Integer(int64_t ratings::MaximalLotteryOptions::*field) {
 }
 
 struct Param {
-  std::string_view method;
-  std::string_view key;
+  absl::string_view method;
+  absl::string_view key;
   Setter set;
 };
 
@@ -56,7 +56,7 @@ const std::vector<Param>& Params() {
       {"sco", "min", Double(&ratings::ScoOptions::min)},
       {"sco", "max", Double(&ratings::ScoOptions::max)},
       {"ml", "target",
-       [](std::string_view value, ratings::PoolOptions& o) -> absl::Status {
+       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
          if (!absl::SimpleAtod(value, &o.ml_options.target_exploitability)) {
            return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
          }
@@ -66,7 +66,7 @@ const std::vector<Param>& Params() {
       {"ml", "iterations_per_result",
        Integer(&ratings::MaximalLotteryOptions::iterations_per_result)},
       {"ml", "variant",
-       [](std::string_view value, ratings::PoolOptions& o) -> absl::Status {
+       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
          for (auto v : {ratings::RegretVariant::kPredictiveRegretMatchingPlus,
                         ratings::RegretVariant::kRegretMatchingPlus,
                         ratings::RegretVariant::kRegretMatching}) {
@@ -79,7 +79,7 @@ const std::vector<Param>& Params() {
              absl::StrCat("'", value, "' is not one of prm+, rm+, rm"));
        }},
       {"ml", "max_agents",
-       [](std::string_view value, ratings::PoolOptions& o) -> absl::Status {
+       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
          if (!absl::SimpleAtoi(value, &o.ml_options.max_agents)) {
            return absl::InvalidArgumentError(
                absl::StrCat("'", value, "' is not a non-negative integer"));
@@ -92,7 +92,7 @@ const std::vector<Param>& Params() {
 
 }  // namespace
 
-std::vector<std::string> ModelParamNames(std::string_view method) {
+std::vector<std::string> ModelParamNames(absl::string_view method) {
   std::vector<std::string> names;
   for (const Param& p : Params()) {
     if (p.method == method) names.emplace_back(p.key);
@@ -100,7 +100,7 @@ std::vector<std::string> ModelParamNames(std::string_view method) {
   return names;
 }
 
-std::string_view VariantName(ratings::RegretVariant variant) {
+absl::string_view VariantName(ratings::RegretVariant variant) {
   switch (variant) {
     case ratings::RegretVariant::kRegretMatching:
       return "rm";
@@ -112,11 +112,11 @@ std::string_view VariantName(ratings::RegretVariant variant) {
   return "?";
 }
 
-absl::Status ApplyModelParam(std::string_view method, std::string_view assignment,
+absl::Status ApplyModelParam(absl::string_view method, absl::string_view assignment,
                              ratings::PoolOptions& options) {
-  std::pair<std::string_view, std::string_view> kv =
+  std::pair<absl::string_view, absl::string_view> kv =
       absl::StrSplit(assignment, absl::MaxSplits('=', 1));
-  if (assignment.find('=') == std::string_view::npos || kv.first.empty()) {
+  if (assignment.find('=') == absl::string_view::npos || kv.first.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--param '", assignment, "': expected key=value"));
   }
@@ -130,10 +130,10 @@ absl::Status ApplyModelParam(std::string_view method, std::string_view assignmen
     return absl::OkStatus();
   }
   const std::vector<std::string> known = ModelParamNames(method);
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--param: unknown parameter '", kv.first, "' for method ", method,
-      known.empty() ? std::string(" (the method takes no parameters)")
-                    : absl::StrCat("; known: ", absl::StrJoin(known, ", "))));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--param: unknown parameter '", kv.first, "' for method ", method,
+                   known.empty() ? std::string(" (the method takes no parameters)")
+                                 : absl::StrCat("; known: ", absl::StrJoin(known, ", "))));
 }
 
 }  // namespace ratingd

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "ratings/pool.h"
 
 namespace ratingd {
@@ -18,13 +18,13 @@ namespace ratingd {
 //   ml:  target (1e-3), max_iterations (1000000), iterations_per_result (0),
 //        variant (prm+ | rm+ | rm), max_agents (4096)
 // Options are validated later, by Pool::Create.
-absl::Status ApplyModelParam(std::string_view method, std::string_view assignment,
+absl::Status ApplyModelParam(absl::string_view method, absl::string_view assignment,
                              ratings::PoolOptions& options);
 
 // The known parameter names of `method`, in the order above; empty if the method is unknown.
-std::vector<std::string> ModelParamNames(std::string_view method);
+std::vector<std::string> ModelParamNames(absl::string_view method);
 
 // The name of a regret-matching variant as ApplyModelParam accepts it.
-std::string_view VariantName(ratings::RegretVariant variant);
+absl::string_view VariantName(ratings::RegretVariant variant);
 
 }  // namespace ratingd

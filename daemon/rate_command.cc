@@ -88,9 +88,8 @@ std::vector<std::string> RateMethods() { return {"elo", "sco", "ml"}; }
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   const std::vector<std::string> methods = RateMethods();
   if (std::find(methods.begin(), methods.end(), config.method) == methods.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--method: unknown method '", config.method,
-                     "'; known: ", absl::StrJoin(methods, ", ")));
+    return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", config.method,
+                                                   "'; known: ", absl::StrJoin(methods, ", ")));
   }
   ratings::PoolOptions options = OptionsFor(config.method);
   options.seed = config.seed;
@@ -183,8 +182,8 @@ std::string ReportToTable(const v1::RatingReport& report) {
   const auto& extra = report.extra().fields();
   size_t width = 5;
   for (const auto& r : report.ranking()) width = std::max(width, r.agent().size());
-  std::string out = absl::StrFormat("%s: %u agents, %u results\n", report.method(),
-                                    report.agents(), report.results());
+  std::string out = absl::StrFormat("%s: %u agents, %u results\n", report.method(), report.agents(),
+                                    report.results());
   absl::StrAppendFormat(&out, "%4s  %-*s  %12s%s\n", "rank", static_cast<int>(width), "agent",
                         "rating", ml ? "  probability" : "");
   for (const auto& r : report.ranking()) {

@@ -14,12 +14,12 @@
 namespace ratingd {
 
 struct RateConfig {
-  std::string method;                              // elo | sco | ml
-  std::string input;                               // path of the results file
-  std::optional<ratings::io::Format> format;       // inferred from the extension if unset
-  std::vector<std::string> params;                 // "key=value", see model_params.h
+  std::string method = {};                         // elo | sco | ml
+  std::string input = {};                          // path of the results file
+  std::optional<ratings::io::Format> format = {};  // inferred from the extension if unset
+  std::vector<std::string> params = {};            // "key=value", see model_params.h
   uint64_t seed = 0;                               // the pool's generator seed
-  std::string pool;                                // JSONL: rate only this pool
+  std::string pool = {};                           // JSONL: rate only this pool
 };
 
 // The methods RunRate knows, for help texts.

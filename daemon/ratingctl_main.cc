@@ -13,10 +13,13 @@
 #include "daemon/rate_command.h"
 
 ABSL_FLAG(std::string, method, "", "rating method: elo, sco or ml");
-ABSL_FLAG(std::string, input, "", "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
-ABSL_FLAG(std::string, format, "", "input format: jsonl, preflib or scores (default: from the extension)");
+ABSL_FLAG(std::string, input, "",
+          "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
+ABSL_FLAG(std::string, format, "",
+          "input format: jsonl, preflib or scores (default: from the extension)");
 ABSL_FLAG(uint64_t, seed, 0, "seed of the pool's random generator");
-ABSL_FLAG(std::string, pool, "", "JSONL input: rate only this pool (required if the file has several)");
+ABSL_FLAG(std::string, pool, "",
+          "JSONL input: rate only this pool (required if the file has several)");
 ABSL_FLAG(std::string, output, "json", "json (DESIGN §6 document) or table (for people)");
 // --param key=value is repeatable, which Abseil flags are not; main() collects it.
 ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several (see --help)");

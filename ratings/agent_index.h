@@ -12,8 +12,8 @@
 namespace ratings {
 
 // Not thread-safe; owned by one Pool. (absl::string_view, not std::: Debian's Abseil
-// keeps its own string_view type, and the hash map looks up by it.) Ids are assigned 0, 1, 2, ... in the order agents
-// are first seen, so the same input order gives the same ids (determinism).
+// keeps its own string_view type, and the hash map looks up by it.) Ids are assigned 0, 1, 2, ...
+// in the order agents are first seen, so the same input order gives the same ids (determinism).
 class AgentIndex {
  public:
   // The id of `name`, adding it if new.

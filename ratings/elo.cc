@@ -9,7 +9,8 @@ namespace ratings {
 
 absl::StatusOr<Elo> Elo::Create(const EloOptions& options) {
   if (!std::isfinite(options.k) || options.k < 0) {
-    return absl::InvalidArgumentError(absl::StrCat("elo: k must be finite and >= 0, got ", options.k));
+    return absl::InvalidArgumentError(
+        absl::StrCat("elo: k must be finite and >= 0, got ", options.k));
   }
   if (!std::isfinite(options.initial)) {
     return absl::InvalidArgumentError("elo: initial must be finite");
@@ -34,7 +35,7 @@ void Elo::Update(const IndexedResult& result) {
     const double ri = ratings_[result.agents[i]];
     for (size_t j = i + 1; j < k; ++j) {
       const double rj = ratings_[result.agents[j]];
-      const double actual = result.ranks[i] < result.ranks[j]   ? 1.0
+      const double actual = result.ranks[i] < result.ranks[j]    ? 1.0
                             : result.ranks[i] == result.ranks[j] ? 0.5
                                                                  : 0.0;
       // E_ji = 1 - E_ij, so the pair's two moves cancel and the total is conserved.

@@ -9,9 +9,8 @@ namespace ratings {
 
 absl::StatusOr<MaximalLottery> MaximalLottery::Create(const MaximalLotteryOptions& o) {
   if (!std::isfinite(o.target_exploitability) || o.target_exploitability <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("ml: target exploitability must be finite and > 0, got ",
-                     o.target_exploitability));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ml: target exploitability must be finite and > 0, got ", o.target_exploitability));
   }
   if (o.max_iterations < 1) {
     return absl::InvalidArgumentError("ml: max_iterations must be >= 1");
@@ -78,9 +77,9 @@ void MaximalLottery::CurrentStrategy(Eigen::VectorXd& out) const {
 
 absl::StatusOr<SolveStats> MaximalLottery::Solve(int64_t max_iterations) {
   if (refused_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("ml: refused for a pool of ", size_, " agents (max_agents ",
-                     options_.max_agents, "; the margin matrix is dense)"));
+    return absl::FailedPreconditionError(absl::StrCat("ml: refused for a pool of ", size_,
+                                                      " agents (max_agents ", options_.max_agents,
+                                                      "; the margin matrix is dense)"));
   }
   RefreshMargins();
   SolveStats stats;
@@ -124,7 +123,8 @@ absl::StatusOr<SolveStats> MaximalLottery::Solve(int64_t max_iterations) {
 std::vector<double> MaximalLottery::Lottery() const {
   std::vector<double> p(size_);
   if (average_weight_ > 0) {
-    for (size_t a = 0; a < size_; ++a) p[a] = average_sum_[static_cast<Eigen::Index>(a)] / average_weight_;
+    for (size_t a = 0; a < size_; ++a)
+      p[a] = average_sum_[static_cast<Eigen::Index>(a)] / average_weight_;
   } else {
     std::fill(p.begin(), p.end(), size_ == 0 ? 0.0 : 1.0 / static_cast<double>(size_));
   }
@@ -135,7 +135,8 @@ std::vector<double> MaximalLottery::Ratings() const {
   std::vector<double> ratings(size_, 0.0);
   if (scale_ == 0 || margins_.rows() != static_cast<Eigen::Index>(size_)) return ratings;
   const std::vector<double> p = Lottery();
-  const Eigen::VectorXd payoff = margins_ * Eigen::Map<const Eigen::VectorXd>(p.data(), margins_.rows());
+  const Eigen::VectorXd payoff =
+      margins_ * Eigen::Map<const Eigen::VectorXd>(p.data(), margins_.rows());
   for (size_t a = 0; a < size_; ++a) ratings[a] = payoff[static_cast<Eigen::Index>(a)] / scale_;
   return ratings;
 }
@@ -143,7 +144,8 @@ std::vector<double> MaximalLottery::Ratings() const {
 double MaximalLottery::Exploitability() const {
   if (scale_ == 0 || margins_.rows() == 0) return 0.0;
   if (average_weight_ > 0) return payoff_sum_.maxCoeff() / average_weight_ / scale_;
-  const Eigen::VectorXd uniform = Eigen::VectorXd::Constant(margins_.rows(), 1.0 / static_cast<double>(margins_.rows()));
+  const Eigen::VectorXd uniform =
+      Eigen::VectorXd::Constant(margins_.rows(), 1.0 / static_cast<double>(margins_.rows()));
   return (margins_ * uniform).maxCoeff() / scale_;
 }
 

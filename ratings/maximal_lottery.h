@@ -18,8 +18,8 @@
 namespace ratings {
 
 enum class RegretVariant {
-  kRegretMatching,          // RM: cumulative regrets, uniform averaging (Hart & Mas-Colell)
-  kRegretMatchingPlus,      // RM+: regrets floored at 0, linear averaging
+  kRegretMatching,                // RM: cumulative regrets, uniform averaging (Hart & Mas-Colell)
+  kRegretMatchingPlus,            // RM+: regrets floored at 0, linear averaging
   kPredictiveRegretMatchingPlus,  // PRM+: RM+ that plays against the last regret as a prediction
 };
 
@@ -98,15 +98,15 @@ class MaximalLottery {
 
   // Solver state. Regrets and the average persist across Solve() calls (warm start).
   bool margins_stale_ = true;
-  Eigen::MatrixXd margins_;        // M, built from tally_ by RefreshMargins()
-  double scale_ = 0.0;             // max|M|
-  Eigen::VectorXd regrets_;        // cumulative (RM) or floored (RM+, PRM+) regrets
-  Eigen::VectorXd last_regret_;    // instantaneous regret of the last iteration (PRM+)
-  Eigen::VectorXd average_sum_;    // sum_t w_t x_t
-  Eigen::VectorXd payoff_sum_;     // sum_t w_t M x_t  ==  M average_sum_ on current M
-  double average_weight_ = 0.0;    // sum_t w_t
+  Eigen::MatrixXd margins_;      // M, built from tally_ by RefreshMargins()
+  double scale_ = 0.0;           // max|M|
+  Eigen::VectorXd regrets_;      // cumulative (RM) or floored (RM+, PRM+) regrets
+  Eigen::VectorXd last_regret_;  // instantaneous regret of the last iteration (PRM+)
+  Eigen::VectorXd average_sum_;  // sum_t w_t x_t
+  Eigen::VectorXd payoff_sum_;   // sum_t w_t M x_t  ==  M average_sum_ on current M
+  double average_weight_ = 0.0;  // sum_t w_t
   int64_t iterations_ = 0;
-  int64_t averaging_step_ = 0;     // t of the weights w_t
+  int64_t averaging_step_ = 0;  // t of the weights w_t
 };
 
 }  // namespace ratings

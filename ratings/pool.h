@@ -22,10 +22,10 @@ struct PoolOptions {
   bool elo = true;
   bool sco = true;
   bool ml = true;
-  EloOptions elo_options;
-  ScoOptions sco_options;
-  MaximalLotteryOptions ml_options;
-  ResultLimits limits;
+  EloOptions elo_options = {};
+  ScoOptions sco_options = {};
+  MaximalLotteryOptions ml_options = {};
+  ResultLimits limits = {};
   // Seed of the pool's generator (std::mt19937_64); part of the pool's state for
   // components that sample. The online models here are deterministic and draw nothing.
   uint64_t seed = 0;

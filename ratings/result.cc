@@ -15,8 +15,8 @@ absl::Status ValidateResult(const Result& result, const ResultLimits& limits) {
         absl::StrCat("fewer than 2 standings (", k, "); a result orders at least two agents"));
   }
   if (k > limits.max_standings) {
-    return absl::InvalidArgumentError(absl::StrCat("too many standings (", k, " > limit ",
-                                                   limits.max_standings, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("too many standings (", k, " > limit ", limits.max_standings, ")"));
   }
   if (!std::isfinite(result.weight) || result.weight <= 0) {
     return absl::InvalidArgumentError(
@@ -30,9 +30,9 @@ absl::Status ValidateResult(const Result& result, const ResultLimits& limits) {
       return absl::InvalidArgumentError(absl::StrCat("standings[", i, "]: empty agent id"));
     }
     if (s.agent.size() > limits.max_agent_id_bytes) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("standings[", i, "]: agent id of ", s.agent.size(),
-                       " bytes exceeds the limit of ", limits.max_agent_id_bytes));
+      return absl::InvalidArgumentError(absl::StrCat("standings[", i, "]: agent id of ",
+                                                     s.agent.size(), " bytes exceeds the limit of ",
+                                                     limits.max_agent_id_bytes));
     }
     if (s.rank == 0) {
       return absl::InvalidArgumentError(

@@ -10,7 +10,8 @@ namespace ratings {
 
 absl::StatusOr<Sco> Sco::Create(const ScoOptions& o) {
   if (!std::isfinite(o.alpha) || o.alpha <= 0) {
-    return absl::InvalidArgumentError(absl::StrCat("sco: alpha must be finite and > 0, got ", o.alpha));
+    return absl::InvalidArgumentError(
+        absl::StrCat("sco: alpha must be finite and > 0, got ", o.alpha));
   }
   if (!std::isfinite(o.tau) || o.tau <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("sco: tau must be finite and > 0, got ", o.tau));

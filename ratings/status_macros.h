@@ -8,12 +8,11 @@
 #define RATINGD_CONCAT(a, b) RATINGD_CONCAT_INNER(a, b)
 
 // Evaluates `expr` (an absl::Status) and returns it from the enclosing function if not OK.
-#define RETURN_IF_ERROR(expr)                          \
-  do {                                                 \
-    if (absl::Status ratingd_status_ = (expr);         \
-        !ratingd_status_.ok()) {                       \
-      return ratingd_status_;                          \
-    }                                                  \
+#define RETURN_IF_ERROR(expr)                                           \
+  do {                                                                  \
+    if (absl::Status ratingd_status_ = (expr); !ratingd_status_.ok()) { \
+      return ratingd_status_;                                           \
+    }                                                                   \
   } while (false)
 
 // Evaluates `rexpr` (an absl::StatusOr<T>); returns its status if not OK, else moves the

@@ -26,8 +26,9 @@ struct ResultRecord {
 
 struct ReadOutput {
   std::vector<ResultRecord> records;  // in file order
-  // Votes that carry no pairwise information and are therefore not results: PrefLib
-  // lines with count 0, and votes ranking a single alternative. Counted, not errors.
+  // Voters whose votes carry no pairwise information and so become no results: the
+  // count of every PrefLib line ranking fewer than two alternatives (a line with count 0
+  // adds 0). Counted, not errors.
   int64_t skipped_votes = 0;
 };
 

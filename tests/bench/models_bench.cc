@@ -23,7 +23,8 @@ struct Stream {
   std::vector<uint32_t> ranks;
   size_t k;
   IndexedResult At(size_t i) const {
-    return {absl::MakeConstSpan(agents).subspan(i * k, k), absl::MakeConstSpan(ranks).subspan(i * k, k), 1.0};
+    return {absl::MakeConstSpan(agents).subspan(i * k, k),
+            absl::MakeConstSpan(ranks).subspan(i * k, k), 1.0};
   }
 };
 
@@ -112,7 +113,8 @@ void BM_PoolApply(benchmark::State& state) {
   for (size_t i = 0; i < kStream; ++i) {
     const IndexedResult r = stream.At(i);
     for (size_t j = 0; j < k; ++j) {
-      results[i].standings.push_back({"agent-" + std::to_string(r.agents[j]), r.ranks[j], std::nullopt});
+      results[i].standings.push_back(
+          {"agent-" + std::to_string(r.agents[j]), r.ranks[j], std::nullopt});
     }
   }
   Pool pool = *Pool::Create({});

@@ -18,8 +18,8 @@ TEST(ModelParamsTest, SetsEveryParameter) {
   for (const char* p : {"alpha=0.5", "tau=2", "min=-5", "max=5"}) {
     ASSERT_THAT(ApplyModelParam("sco", p, o), IsOk());
   }
-  for (const char* p : {"target=1e-5", "max_iterations=7", "iterations_per_result=2",
-                        "variant=rm", "max_agents=10"}) {
+  for (const char* p : {"target=1e-5", "max_iterations=7", "iterations_per_result=2", "variant=rm",
+                        "max_agents=10"}) {
     ASSERT_THAT(ApplyModelParam("ml", p, o), IsOk());
   }
   EXPECT_EQ(o.elo_options.k, 16);
@@ -49,8 +49,8 @@ TEST(ModelParamsTest, ErrorsNameTheKeyAndTheFix) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not an integer")));
   EXPECT_THAT(ApplyModelParam("ml", "variant=cfr", o),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not one of prm+, rm+, rm")));
-  EXPECT_THAT(ApplyModelParam("sco", "k=3", o),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("known: alpha, tau, min, max")));
+  EXPECT_THAT(ApplyModelParam("sco", "k=3", o), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                         HasSubstr("known: alpha, tau, min, max")));
 }
 
 TEST(ModelParamsTest, ListsNamesPerMethod) {

@@ -81,8 +81,8 @@ TEST(EloTest, ThreeNewcomersOneWinnerTwoTied) {
 }
 
 TEST(EloTest, WeightScalesTheStep) {
-  for (const auto& [weight, expected] : std::vector<std::pair<double, double>>{
-           {2.0, 1532.0}, {0.5, 1508.0}, {0.25, 1504.0}}) {
+  for (const auto& [weight, expected] :
+       std::vector<std::pair<double, double>>{{2.0, 1532.0}, {0.5, 1508.0}, {0.25, 1504.0}}) {
     Elo elo = MakeElo();
     elo.Resize(2);
     Play(elo, {0, 1}, {1, 2}, weight);

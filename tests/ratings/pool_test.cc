@@ -140,7 +140,8 @@ TEST(PoolTest, MlRefusalLeavesTheOtherModelsRunning) {
 TEST(PoolTest, CreateRejectsBadModelOptions) {
   PoolOptions options;
   options.sco_options.tau = 0;
-  EXPECT_THAT(Pool::Create(options), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sco: tau")));
+  EXPECT_THAT(Pool::Create(options),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sco: tau")));
   // A model that is off is not validated.
   options.sco = false;
   EXPECT_THAT(Pool::Create(options), IsOk());

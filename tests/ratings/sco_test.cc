@@ -95,8 +95,10 @@ TEST(ScoTest, CondorcetWinnerReachesThetaMax) {
 }
 
 TEST(ScoTest, RejectsBadOptions) {
-  EXPECT_THAT(Sco::Create({.alpha = 0}), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("alpha")));
-  EXPECT_THAT(Sco::Create({.tau = -1}), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tau")));
+  EXPECT_THAT(Sco::Create({.alpha = 0}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("alpha")));
+  EXPECT_THAT(Sco::Create({.tau = -1}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tau")));
   EXPECT_THAT(Sco::Create({.min = 5, .max = 5}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("min < max")));
 }

@@ -22,8 +22,7 @@ MATCHER_P2(StatusIs, code, message_matcher,
   const absl::Status& s = GetStatus(arg);
   *result_listener << "status is " << s;
   return s.code() == code &&
-         ::testing::ExplainMatchResult(message_matcher, std::string(s.message()),
-                                       result_listener);
+         ::testing::ExplainMatchResult(message_matcher, std::string(s.message()), result_listener);
 }
 
 MATCHER(IsOk, "is OK") {

@@ -1,0 +1,46 @@
+#include "ratings/io/game_result_proto.h"
+
+#include <utility>
+
+#include "ratings/status_macros.h"
+
+namespace ratings::io {
+
+absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
+                                       const ResultLimits& limits) {
+  if (message.pool().empty()) return absl::InvalidArgumentError("missing pool");
+  if (message.game_id().empty()) return absl::InvalidArgumentError("missing game_id");
+  ResultRecord record;
+  record.pool = message.pool();
+  record.game_id = message.game_id();
+  record.task = message.task();
+  record.result.weight = message.has_weight() ? message.weight() : 1.0;
+  record.result.standings.reserve(message.standings_size());
+  for (const ratingd::v1::Standing& s : message.standings()) {
+    Standing standing;
+    standing.agent = s.agent();
+    standing.rank = s.rank();
+    if (s.has_score()) standing.score = s.score();
+    record.result.standings.push_back(std::move(standing));
+  }
+  RETURN_IF_ERROR(ValidateResult(record.result, limits));
+  return record;
+}
+
+ratingd::v1::GameResult ToProto(const ResultRecord& record) {
+  ratingd::v1::GameResult message;
+  message.set_pool(record.pool);
+  message.set_game_id(record.game_id);
+  message.set_task(record.task);
+  for (const Standing& s : record.result.standings) {
+    ratingd::v1::Standing* out = message.add_standings();
+    out->set_agent(s.agent);
+    out->set_rank(s.rank);
+    if (s.score.has_value()) out->set_score(*s.score);
+  }
+  // Always explicit, so that a round trip reproduces the message exactly.
+  message.set_weight(record.result.weight);
+  return message;
+}
+
+}  // namespace ratings::io

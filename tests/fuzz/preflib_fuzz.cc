@@ -1,0 +1,61 @@
+// Fuzzes ParsePreflib: it must never crash, every error must name the file, and every
+// record it returns must pass ValidateResult.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "ratings/io/read_results.h"
+#include "ratings/result.h"
+
+namespace {
+
+// A line's count expands to that many records; inputs whose counts could add up to more
+// than this are skipped so that memory stays small (the parser's own limit is 10^8).
+constexpr int64_t kMaxTotalCount = 10000;
+
+// Over-approximates the parser's count: the digits before each line's first ':'.
+bool CountsAreSmall(std::string_view content) {
+  int64_t total = 0;
+  size_t start = 0;
+  while (start <= content.size()) {
+    size_t end = content.find('\n', start);
+    if (end == std::string_view::npos) end = content.size();
+    const std::string_view line = content.substr(start, end - start);
+    const size_t colon = line.find(':');
+    if (colon != std::string_view::npos) {
+      int64_t count = 0;
+      for (char c : line.substr(0, colon)) {
+        if (c < '0' || c > '9') continue;
+        count = count * 10 + (c - '0');
+        if (count > kMaxTotalCount) return false;
+      }
+      total += count;
+      if (total > kMaxTotalCount) return false;
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view content(reinterpret_cast<const char*>(data), size);
+  if (!CountsAreSmall(content)) return 0;
+  ratings::ResultLimits limits;
+  limits.max_standings = 8;  // small, so that the limits are reached too
+  limits.max_agent_id_bytes = 16;
+  const absl::StatusOr<ratings::io::ReadOutput> out =
+      ratings::io::ParsePreflib(content, "fuzz.soi", limits);
+  if (!out.ok()) {
+    if (out.status().message().substr(0, 9) != "fuzz.soi:") std::abort();
+    return 0;
+  }
+  if (out->skipped_votes < 0) std::abort();
+  for (const ratings::io::ResultRecord& record : out->records) {
+    if (!ratings::ValidateResult(record.result, limits).ok()) std::abort();
+    if (record.line < 1 || record.result.weight != 1.0) std::abort();
+  }
+  return 0;
+}
