@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "ratings/elo.h"
 #include "ratings/maximal_lottery.h"
@@ -114,7 +115,7 @@ void BM_PoolApply(benchmark::State& state) {
     const IndexedResult r = stream.At(i);
     for (size_t j = 0; j < k; ++j) {
       results[i].standings.push_back(
-          {"agent-" + std::to_string(r.agents[j]), r.ranks[j], std::nullopt});
+          {absl::StrCat("agent-", r.agents[j]), r.ranks[j], std::nullopt});
     }
   }
   Pool pool = *Pool::Create({});

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -65,7 +66,7 @@ TEST(PoolTest, InvalidResultChangesNothing) {
 TEST(PoolTest, AResultTouchesOnlyItsAgents) {
   Pool pool = *Pool::Create({});
   for (int i = 0; i < 20; ++i) {
-    ASSERT_THAT(pool.Apply(Order({"p" + std::to_string(i), "p" + std::to_string(i + 1)})), IsOk());
+    ASSERT_THAT(pool.Apply(Order({absl::StrCat("p", i), absl::StrCat("p", i + 1)})), IsOk());
   }
   std::vector<double> elo_before(pool.elo()->ratings().begin(), pool.elo()->ratings().end());
   std::vector<double> sco_before(pool.sco()->ratings().begin(), pool.sco()->ratings().end());
@@ -94,7 +95,7 @@ TEST(PoolTest, DeterministicBitForBit) {
       std::vector<std::string> agents;
       const int k = 2 + static_cast<int>(gen() % 6);
       while (static_cast<int>(agents.size()) < k) {
-        std::string a = "agent" + std::to_string(gen() % 40);
+        std::string a = absl::StrCat("agent", gen() % 40);
         if (std::find(agents.begin(), agents.end(), a) == agents.end()) agents.push_back(a);
       }
       Result r = Order(agents, 0.5 + static_cast<double>(gen() % 4));

@@ -3,6 +3,7 @@
 #include <limits>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -38,7 +39,7 @@ TEST(ResultTest, EveryValidationErrorNamesTheProblem) {
   cases.push_back({"one standing", Result{{{"a", 1, {}}}, 1.0}, "fewer than 2 standings (1)"});
   {
     Result r = TwoPlayer();
-    for (int i = 0; i < 3; ++i) r.standings.push_back({"x" + std::to_string(i), 3, {}});
+    for (int i = 0; i < 3; ++i) r.standings.push_back({absl::StrCat("x", i), 3, {}});
     cases.push_back({"too many", r, "too many standings (5 > limit 4)"});
   }
   for (double w : {0.0, -1.0, kNan, kInf}) {
