@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
+  # tests: the independent reference implementation (tests/reference/)
+  python3
   clang clang-format libclang-rt-14-dev
   # libraries of ratings/ and its tests
   libabsl-dev libeigen3-dev
