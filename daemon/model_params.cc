@@ -62,6 +62,13 @@ const std::vector<Param>& Params() {
          }
          return absl::OkStatus();
        }},
+      {"ml", "support_threshold",
+       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
+         if (!absl::SimpleAtod(value, &o.ml_options.support_threshold)) {
+           return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
+         }
+         return absl::OkStatus();
+       }},
       {"ml", "max_iterations", Integer(&ratings::MaximalLotteryOptions::max_iterations)},
       {"ml", "iterations_per_result",
        Integer(&ratings::MaximalLotteryOptions::iterations_per_result)},

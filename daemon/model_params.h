@@ -15,7 +15,8 @@ namespace ratingd {
 // naming the key and listing the known ones, or naming the value that does not parse.
 //   elo: k (32), initial (1500)
 //   sco: alpha (0.1), tau (1), min (0), max (100)
-//   ml:  target (1e-3), max_iterations (1000000), iterations_per_result (0),
+//   ml:  target (1e-3), support_threshold (1e-3), max_iterations (1000000), iterations_per_result
+//   (0),
 //        variant (prm+ | rm+ | rm), max_agents (4096)
 // Options are validated later, by Pool::Create.
 absl::Status ApplyModelParam(absl::string_view method, absl::string_view assignment,

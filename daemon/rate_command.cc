@@ -49,6 +49,7 @@ Struct ParamsOf(const std::string& method, const ratings::PoolOptions& o) {
     f["max"] = Number(o.sco_options.max);
   } else if (method == "ml") {
     f["target"] = Number(o.ml_options.target_exploitability);
+    f["support_threshold"] = Number(o.ml_options.support_threshold);
     f["max_iterations"] = Number(static_cast<double>(o.ml_options.max_iterations));
     f["iterations_per_result"] = Number(static_cast<double>(o.ml_options.iterations_per_result));
     f["max_agents"] = Number(static_cast<double>(o.ml_options.max_agents));

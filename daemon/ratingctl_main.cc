@@ -35,7 +35,8 @@ constexpr char kUsage[] =
     "  elo: k (32), initial (1500)\n"
     "  sco: alpha (0.1), tau (1), min (0), max (100)\n"
     "  ml:  target (1e-3, exploitability of the printed lottery), max_iterations (1000000),\n"
-    "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096)\n"
+    "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096),\n"
+    "       support_threshold (1e-3, pruning of leftover probability; 0 = off)\n"
     "Errors go to stderr naming the file, line and problem; the exit status is then 1.";
 
 // Removes every --param X / --param=X from argv and returns the values in order.

@@ -12,6 +12,10 @@ absl::StatusOr<MaximalLottery> MaximalLottery::Create(const MaximalLotteryOption
     return absl::InvalidArgumentError(absl::StrCat(
         "ml: target exploitability must be finite and > 0, got ", o.target_exploitability));
   }
+  if (!(o.support_threshold >= 0 && o.support_threshold < 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ml: support_threshold must be in [0, 1), got ", o.support_threshold));
+  }
   if (o.max_iterations < 1) {
     return absl::InvalidArgumentError("ml: max_iterations must be >= 1");
   }
@@ -31,7 +35,7 @@ void MaximalLottery::Resize(size_t n) {
     refused_ = true;
     tally_.Clear();
     margins_ = {};
-    regrets_ = last_regret_ = average_sum_ = payoff_sum_ = {};
+    regrets_ = last_regret_ = average_sum_ = payoff_sum_ = reported_ = reported_payoff_ = {};
     return;
   }
   tally_.Resize(n);
@@ -85,12 +89,14 @@ absl::StatusOr<SolveStats> MaximalLottery::Solve(int64_t max_iterations) {
   SolveStats stats;
   if (size_ == 0 || scale_ == 0) {
     stats.converged = true;
+    Report();
     return stats;
   }
   const auto n = static_cast<Eigen::Index>(size_);
   Eigen::VectorXd x(n), u(n), r(n);
   for (;;) {
-    stats.exploitability = Exploitability();
+    stats.exploitability = average_weight_ > 0 ? payoff_sum_.maxCoeff() / average_weight_ / scale_
+                                               : (margins_ * AverageStrategy()).maxCoeff() / scale_;
     if (stats.exploitability <= options_.target_exploitability) {
       stats.converged = true;
       break;
@@ -117,36 +123,58 @@ absl::StatusOr<SolveStats> MaximalLottery::Solve(int64_t max_iterations) {
     ++stats.iterations;
     ++iterations_;
   }
+  Report();
+  stats.exploitability = Exploitability();
   return stats;
 }
 
-std::vector<double> MaximalLottery::Lottery() const {
-  std::vector<double> p(size_);
-  if (average_weight_ > 0) {
-    for (size_t a = 0; a < size_; ++a)
-      p[a] = average_sum_[static_cast<Eigen::Index>(a)] / average_weight_;
-  } else {
-    std::fill(p.begin(), p.end(), size_ == 0 ? 0.0 : 1.0 / static_cast<double>(size_));
+Eigen::VectorXd MaximalLottery::AverageStrategy() const {
+  const auto n = static_cast<Eigen::Index>(size_);
+  if (average_weight_ > 0) return average_sum_ / average_weight_;
+  return Eigen::VectorXd::Constant(n, n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
+}
+
+void MaximalLottery::Report() {
+  reported_ = AverageStrategy();
+  reported_payoff_ = margins_ * reported_;
+  if (options_.support_threshold <= 0 || scale_ == 0) return;
+  // Outside the support: a small probability, or a clear loss against the lottery (agents
+  // outside an exact maximal lottery's support score below 0 against it).
+  const double threshold = options_.support_threshold;
+  const Eigen::ArrayXd utility = reported_payoff_.array() / scale_;
+  Eigen::VectorXd pruned =
+      (reported_.array() < threshold || utility < -threshold).select(0.0, reported_);
+  const double mass = pruned.sum();
+  if (mass <= 0 || mass == reported_.sum()) return;
+  pruned /= mass;
+  Eigen::VectorXd pruned_payoff = margins_ * pruned;
+  const double bound =
+      std::max(options_.target_exploitability, reported_payoff_.maxCoeff() / scale_);
+  if (pruned_payoff.maxCoeff() / scale_ <= bound) {
+    reported_ = std::move(pruned);
+    reported_payoff_ = std::move(pruned_payoff);
   }
-  return p;
+}
+
+std::vector<double> MaximalLottery::Lottery() const {
+  if (reported_.size() != static_cast<Eigen::Index>(size_)) {
+    return std::vector<double>(size_, size_ == 0 ? 0.0 : 1.0 / static_cast<double>(size_));
+  }
+  return std::vector<double>(reported_.begin(), reported_.end());
 }
 
 std::vector<double> MaximalLottery::Ratings() const {
   std::vector<double> ratings(size_, 0.0);
-  if (scale_ == 0 || margins_.rows() != static_cast<Eigen::Index>(size_)) return ratings;
-  const std::vector<double> p = Lottery();
-  const Eigen::VectorXd payoff =
-      margins_ * Eigen::Map<const Eigen::VectorXd>(p.data(), margins_.rows());
-  for (size_t a = 0; a < size_; ++a) ratings[a] = payoff[static_cast<Eigen::Index>(a)] / scale_;
+  if (scale_ == 0 || reported_payoff_.size() != static_cast<Eigen::Index>(size_)) return ratings;
+  for (size_t a = 0; a < size_; ++a) {
+    ratings[a] = reported_payoff_[static_cast<Eigen::Index>(a)] / scale_;
+  }
   return ratings;
 }
 
 double MaximalLottery::Exploitability() const {
-  if (scale_ == 0 || margins_.rows() == 0) return 0.0;
-  if (average_weight_ > 0) return payoff_sum_.maxCoeff() / average_weight_ / scale_;
-  const Eigen::VectorXd uniform =
-      Eigen::VectorXd::Constant(margins_.rows(), 1.0 / static_cast<double>(margins_.rows()));
-  return (margins_ * uniform).maxCoeff() / scale_;
+  if (scale_ == 0 || reported_payoff_.size() == 0) return 0.0;
+  return reported_payoff_.maxCoeff() / scale_;
 }
 
 }  // namespace ratings

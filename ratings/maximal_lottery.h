@@ -33,6 +33,13 @@ struct MaximalLotteryOptions {
   // Iterations run after each result by the Pool (online mode; each is O(n^2)). 0 = the
   // owner calls Solve() when it reports (the daemon does so off its hot path). Default 0.
   int64_t iterations_per_result = 0;
+  // After each Solve(), agents with a probability below this, or an expected utility
+  // against the lottery below minus this (agents outside an exact maximal lottery's
+  // support lose against it), are dropped and the rest renormalised; the pruned lottery
+  // is reported if its own exploitability is at most max(target, the average's). An
+  // approximate lottery otherwise spreads leftover mass over agents outside the support,
+  // and ranking by that mass would be noise. 0 keeps the average strategy. Default 1e-3.
+  double support_threshold = 1e-3;
   // Pools with more agents keep no margin matrix (it is dense): ML is refused for them
   // (DESIGN §4.3). Default 4096 agents (a 128 MiB matrix).
   size_t max_agents = 4096;
@@ -50,8 +57,8 @@ struct SolveStats {
 // per iteration. Deterministic: no randomness; same updates and calls, same output.
 class MaximalLottery {
  public:
-  // InvalidArgument unless target > 0, max_iterations >= 1, iterations_per_result >= 0,
-  // max_agents >= 2.
+  // InvalidArgument unless target > 0, 0 <= support_threshold < 1, max_iterations >= 1,
+  // iterations_per_result >= 0, max_agents >= 2.
   static absl::StatusOr<MaximalLottery> Create(const MaximalLotteryOptions& options);
 
   // Grows to n agents. Past options.max_agents the margins are dropped and the model is
@@ -69,7 +76,8 @@ class MaximalLottery {
   // The three reports below are as of the last Solve() (results added since are not
   // reflected until the next one). Precondition: !refused().
   //
-  // The reported lottery p: the average strategy (uniform before any iteration).
+  // The reported lottery p: the average strategy (uniform before any iteration), pruned
+  // as options.support_threshold says.
   std::vector<double> Lottery() const;
   // Expected utility against the lottery, (M p)(a) / max|M|, in [-1, 1]; 0 when M = 0.
   std::vector<double> Ratings() const;
@@ -90,6 +98,10 @@ class MaximalLottery {
   void RefreshMargins();
   // The current strategy from the regrets (uniform if none is positive).
   void CurrentStrategy(Eigen::VectorXd& out) const;
+  // The average strategy (uniform before any iteration).
+  Eigen::VectorXd AverageStrategy() const;
+  // Sets the reported lottery from the average strategy (pruning it if certified).
+  void Report();
 
   MaximalLotteryOptions options_;
   size_t size_ = 0;
@@ -107,6 +119,10 @@ class MaximalLottery {
   double average_weight_ = 0.0;  // sum_t w_t
   int64_t iterations_ = 0;
   int64_t averaging_step_ = 0;  // t of the weights w_t
+
+  // What Lottery(), Ratings() and Exploitability() report, set by Report().
+  Eigen::VectorXd reported_;         // p
+  Eigen::VectorXd reported_payoff_;  // M p
 };
 
 }  // namespace ratings

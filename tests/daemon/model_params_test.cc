@@ -18,8 +18,8 @@ TEST(ModelParamsTest, SetsEveryParameter) {
   for (const char* p : {"alpha=0.5", "tau=2", "min=-5", "max=5"}) {
     ASSERT_THAT(ApplyModelParam("sco", p, o), IsOk());
   }
-  for (const char* p : {"target=1e-5", "max_iterations=7", "iterations_per_result=2", "variant=rm",
-                        "max_agents=10"}) {
+  for (const char* p : {"target=1e-5", "support_threshold=0", "max_iterations=7",
+                        "iterations_per_result=2", "variant=rm", "max_agents=10"}) {
     ASSERT_THAT(ApplyModelParam("ml", p, o), IsOk());
   }
   EXPECT_EQ(o.elo_options.k, 16);
@@ -29,6 +29,7 @@ TEST(ModelParamsTest, SetsEveryParameter) {
   EXPECT_EQ(o.sco_options.min, -5);
   EXPECT_EQ(o.sco_options.max, 5);
   EXPECT_EQ(o.ml_options.target_exploitability, 1e-5);
+  EXPECT_EQ(o.ml_options.support_threshold, 0);
   EXPECT_EQ(o.ml_options.max_iterations, 7);
   EXPECT_EQ(o.ml_options.iterations_per_result, 2);
   EXPECT_EQ(o.ml_options.variant, ratings::RegretVariant::kRegretMatching);

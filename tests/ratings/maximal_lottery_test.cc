@@ -74,6 +74,9 @@ TEST(MaximalLotteryTest, CondorcetWinnerGetsProbabilityOne) {
     const double e = ml.Exploitability();
     EXPECT_LE(e, 1e-3);
     EXPECT_GE(ml.Lottery()[kC], 1.0 - 3 * e - 1e-12);  // the bound is tight; allow rounding
+    // Pruning the leftover mass is certified here (e_C has exploitability 0): exactly 1.
+    EXPECT_EQ(ml.Lottery()[kC], 1.0);
+    EXPECT_EQ(e, 0.0);
     // Ratings against the lottery (scale max|M| = 3): C's row (1, 1, 0) -> 0 at p = e_C;
     // A's row (0, 3, -1) -> -1/3; B's (-3, 0, -1) -> -1/3.
     EXPECT_NEAR(ml.Ratings()[kA], -1.0 / 3, 3e-3);
@@ -109,6 +112,41 @@ TEST(MaximalLotteryTest, ExploitabilityShrinksWithIterations) {
     EXPECT_LT(gaps.back(), bound) << "variant " << static_cast<int>(variant);
     EXPECT_EQ(ml.iterations(), 111110);
   }
+}
+
+// Closed form again: M(A,B) = 1000, M(B,C) = 1, M(C,A) = 1000 gives p = (1, 1000, 1000)/2001,
+// so A's equilibrium probability 5.0e-4 is below the default support threshold 1e-3.
+// Under target 1e-3 a lottery without A is certified (dropping A from p leaves
+// exploitability 1/2000), and in this ill-conditioned game a 1e-3 lottery may sit far
+// from p: only the certificate is asserted. Under target 1e-6 pruning A would break the
+// certificate, so A keeps its closed-form probability.
+TEST(MaximalLotteryTest, PruningIsReportedOnlyWhenItsCertificateHolds) {
+  for (const double target : {1e-3, 1e-6}) {
+    MaximalLottery ml = Make({.target_exploitability = target});
+    ml.Resize(3);
+    Add(ml, {kA, kB}, {1, 2}, 1000);
+    Add(ml, {kB, kC}, {1, 2}, 1);
+    Add(ml, {kC, kA}, {1, 2}, 1000);
+    ASSERT_TRUE(ml.Solve()->converged);
+    const std::vector<double> p = ml.Lottery();
+    EXPECT_LE(ml.Exploitability(), target);
+    EXPECT_NEAR(p[kA] + p[kB] + p[kC], 1.0, 1e-12);
+    if (target == 1e-3) {
+      EXPECT_EQ(p[kA], 0.0);
+    } else {
+      EXPECT_NEAR(p[kA], 1.0 / 2001, 1e-6);
+      EXPECT_NEAR(p[kB], 1000.0 / 2001, 1e-3);
+    }
+  }
+}
+
+TEST(MaximalLotteryTest, NoPruningWhenTheThresholdIsZero) {
+  MaximalLottery ml = Make({.support_threshold = 0});
+  ml.Resize(2);
+  Add(ml, {kA, kB}, {1, 2});
+  ASSERT_TRUE(ml.Solve()->converged);
+  EXPECT_LT(ml.Lottery()[kA], 1.0);  // the average keeps some mass on B
+  EXPECT_GT(ml.Lottery()[kB], 0.0);
 }
 
 TEST(MaximalLotteryTest, NoMarginsMeansUniformAndZeroExploitability) {
@@ -149,6 +187,8 @@ TEST(MaximalLotteryTest, RefusedAboveMaxAgents) {
 TEST(MaximalLotteryTest, RejectsBadOptions) {
   EXPECT_THAT(MaximalLottery::Create({.target_exploitability = 0}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("target")));
+  EXPECT_THAT(MaximalLottery::Create({.support_threshold = 1}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("support_threshold")));
   EXPECT_THAT(MaximalLottery::Create({.max_iterations = 0}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_iterations")));
   EXPECT_THAT(MaximalLottery::Create({.iterations_per_result = -1}),
