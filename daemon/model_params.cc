@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -14,28 +15,18 @@ namespace {
 
 using Setter = std::function<absl::Status(absl::string_view value, ratings::PoolOptions&)>;
 
-Setter Double(double ratings::EloOptions::*field) {
-  return [field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
-    if (!absl::SimpleAtod(value, &(o.elo_options.*field))) {
-      return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
-    }
-    return absl::OkStatus();
-  };
-}
-
-Setter Double(double ratings::ScoOptions::*field) {
-  return [field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
-    if (!absl::SimpleAtod(value, &(o.sco_options.*field))) {
-      return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
-    }
-    return absl::OkStatus();
-  };
-}
-
-Setter Integer(int64_t ratings::MaximalLotteryOptions::*field) {
-  return [field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
-    if (!absl::SimpleAtoi(value, &(o.ml_options.*field))) {
-      return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not an integer"));
+// A setter for one numeric field of one model's options.
+template <typename Options, typename T>
+Setter Field(Options ratings::PoolOptions::*model, T Options::*field) {
+  return [model, field](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
+    T& target = o.*model.*field;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!absl::SimpleAtod(value, &target)) {
+        return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
+      }
+    } else if (!absl::SimpleAtoi(value, &target)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", value, "' is not ", std::is_signed_v<T> ? "an" : "a non-negative", " integer"));
     }
     return absl::OkStatus();
   };
@@ -48,30 +39,23 @@ struct Param {
 };
 
 const std::vector<Param>& Params() {
+  using ratings::EloOptions, ratings::ScoOptions, ratings::MaximalLotteryOptions,
+      ratings::PoolOptions;
   static const auto* const params = new std::vector<Param>{
-      {"elo", "k", Double(&ratings::EloOptions::k)},
-      {"elo", "initial", Double(&ratings::EloOptions::initial)},
-      {"sco", "alpha", Double(&ratings::ScoOptions::alpha)},
-      {"sco", "tau", Double(&ratings::ScoOptions::tau)},
-      {"sco", "min", Double(&ratings::ScoOptions::min)},
-      {"sco", "max", Double(&ratings::ScoOptions::max)},
+      {"elo", "k", Field(&PoolOptions::elo_options, &EloOptions::k)},
+      {"elo", "initial", Field(&PoolOptions::elo_options, &EloOptions::initial)},
+      {"sco", "alpha", Field(&PoolOptions::sco_options, &ScoOptions::alpha)},
+      {"sco", "tau", Field(&PoolOptions::sco_options, &ScoOptions::tau)},
+      {"sco", "min", Field(&PoolOptions::sco_options, &ScoOptions::min)},
+      {"sco", "max", Field(&PoolOptions::sco_options, &ScoOptions::max)},
       {"ml", "target",
-       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
-         if (!absl::SimpleAtod(value, &o.ml_options.target_exploitability)) {
-           return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
-         }
-         return absl::OkStatus();
-       }},
+       Field(&PoolOptions::ml_options, &MaximalLotteryOptions::target_exploitability)},
       {"ml", "support_threshold",
-       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
-         if (!absl::SimpleAtod(value, &o.ml_options.support_threshold)) {
-           return absl::InvalidArgumentError(absl::StrCat("'", value, "' is not a number"));
-         }
-         return absl::OkStatus();
-       }},
-      {"ml", "max_iterations", Integer(&ratings::MaximalLotteryOptions::max_iterations)},
+       Field(&PoolOptions::ml_options, &MaximalLotteryOptions::support_threshold)},
+      {"ml", "max_iterations",
+       Field(&PoolOptions::ml_options, &MaximalLotteryOptions::max_iterations)},
       {"ml", "iterations_per_result",
-       Integer(&ratings::MaximalLotteryOptions::iterations_per_result)},
+       Field(&PoolOptions::ml_options, &MaximalLotteryOptions::iterations_per_result)},
       {"ml", "variant",
        [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
          for (auto v : {ratings::RegretVariant::kPredictiveRegretMatchingPlus,
@@ -85,14 +69,7 @@ const std::vector<Param>& Params() {
          return absl::InvalidArgumentError(
              absl::StrCat("'", value, "' is not one of prm+, rm+, rm"));
        }},
-      {"ml", "max_agents",
-       [](absl::string_view value, ratings::PoolOptions& o) -> absl::Status {
-         if (!absl::SimpleAtoi(value, &o.ml_options.max_agents)) {
-           return absl::InvalidArgumentError(
-               absl::StrCat("'", value, "' is not a non-negative integer"));
-         }
-         return absl::OkStatus();
-       }},
+      {"ml", "max_agents", Field(&PoolOptions::ml_options, &MaximalLotteryOptions::max_agents)},
   };
   return *params;
 }
