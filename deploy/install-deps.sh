@@ -14,6 +14,12 @@ packages=(
   libabsl-dev libeigen3-dev
   libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # exact maximal lotteries and Kemeny: linear programs (COIN-OR Clp)
+  coinor-libclp-dev
+  # the daemon: Kafka client, metrics, HTTP
+  librdkafka-dev prometheus-cpp-dev libcivetweb-dev
+  # integration tests: a real Kafka broker (Java 17 + Maven), kcat, Prometheus + promtool
+  openjdk-17-jre-headless maven kcat prometheus curl
 )
 
 missing=()
