@@ -47,4 +47,15 @@ void Elo::Update(const IndexedResult& result) {
   for (size_t i = 0; i < k; ++i) ratings_[result.agents[i]] += delta[i];
 }
 
+absl::Status Elo::Restore(std::vector<double> ratings) {
+  for (size_t i = 0; i < ratings.size(); ++i) {
+    if (!std::isfinite(ratings[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("elo: rating of agent #", i, " is not finite"));
+    }
+  }
+  ratings_ = std::move(ratings);
+  return absl::OkStatus();
+}
+
 }  // namespace ratings

@@ -42,6 +42,10 @@ class Elo {
   size_t size() const { return ratings_.size(); }
   const EloOptions& options() const { return options_; }
 
+  // Replaces every rating (restoring a snapshot). InvalidArgument naming the first
+  // bad value if one is not finite.
+  absl::Status Restore(std::vector<double> ratings);
+
  private:
   explicit Elo(const EloOptions& options) : options_(options) {}
 

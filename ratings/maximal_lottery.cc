@@ -177,4 +177,73 @@ double MaximalLottery::Exploitability() const {
   return reported_payoff_.maxCoeff() / scale_;
 }
 
+MaximalLotteryState MaximalLottery::ExportState() const {
+  MaximalLotteryState state;
+  state.refused = refused_;
+  state.size = size_;
+  if (refused_) return state;
+  for (size_t a = 0; a < size_; ++a) {
+    for (size_t b = 0; b < size_; ++b) {
+      const double n = tally_.N(static_cast<AgentId>(a), static_cast<AgentId>(b));
+      if (n != 0.0) state.counts.push_back({static_cast<AgentId>(a), static_cast<AgentId>(b), n});
+    }
+  }
+  const auto copy = [](const Eigen::VectorXd& v) {
+    return std::vector<double>(v.begin(), v.end());
+  };
+  state.regrets = copy(regrets_);
+  state.last_regret = copy(last_regret_);
+  state.average_sum = copy(average_sum_);
+  state.average_weight = average_weight_;
+  state.iterations = iterations_;
+  state.averaging_step = averaging_step_;
+  return state;
+}
+
+absl::Status MaximalLottery::RestoreState(const MaximalLotteryState& state) {
+  if (size_ != 0 || iterations_ != 0) {
+    return absl::FailedPreconditionError("ml: restore needs a freshly created model");
+  }
+  Resize(state.size);
+  if (refused_ != state.refused) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ml: the snapshot's pool has ", state.size, " agents and ml ",
+                     state.refused ? "refused" : "on", " but max_agents is ", options_.max_agents));
+  }
+  if (refused_) return absl::OkStatus();
+  for (const auto& c : state.counts) {
+    if (c.a >= size_ || c.b >= size_ || c.a == c.b || !std::isfinite(c.n) || c.n < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ml: bad margin count N(", c.a, ", ", c.b, ") = ", c.n));
+    }
+    tally_.Set(c.a, c.b, c.n);
+  }
+  const auto load = [&](const std::vector<double>& from, Eigen::VectorXd& to,
+                        const char* name) -> absl::Status {
+    if (from.size() != size_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ml: ", name, " has ", from.size(), " entries for ", size_, " agents"));
+    }
+    for (size_t i = 0; i < from.size(); ++i) {
+      if (!std::isfinite(from[i])) {
+        return absl::InvalidArgumentError(absl::StrCat("ml: ", name, "[", i, "] is not finite"));
+      }
+      to[static_cast<Eigen::Index>(i)] = from[i];
+    }
+    return absl::OkStatus();
+  };
+  if (auto s = load(state.regrets, regrets_, "regrets"); !s.ok()) return s;
+  if (auto s = load(state.last_regret, last_regret_, "last_regret"); !s.ok()) return s;
+  if (auto s = load(state.average_sum, average_sum_, "average_sum"); !s.ok()) return s;
+  if (!std::isfinite(state.average_weight) || state.average_weight < 0 || state.iterations < 0 ||
+      state.averaging_step < 0) {
+    return absl::InvalidArgumentError("ml: bad averaging state");
+  }
+  average_weight_ = state.average_weight;
+  iterations_ = state.iterations;
+  averaging_step_ = state.averaging_step;
+  margins_stale_ = true;
+  return absl::OkStatus();
+}
+
 }  // namespace ratings

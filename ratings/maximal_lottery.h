@@ -46,6 +46,26 @@ struct MaximalLotteryOptions {
 };
 
 // What one Solve() call did.
+// Everything that determines a MaximalLottery's future (snapshots, DESIGN §8): the margins'
+// counts N (nonzero entries) and the regret-matching state. What Lottery() reports is
+// derived from it at the next Solve().
+struct MaximalLotteryState {
+  struct Count {
+    AgentId a = 0;
+    AgentId b = 0;
+    double n = 0.0;  // N(a, b)
+  };
+  bool refused = false;
+  size_t size = 0;
+  std::vector<Count> counts = {};
+  std::vector<double> regrets = {};
+  std::vector<double> last_regret = {};
+  std::vector<double> average_sum = {};
+  double average_weight = 0.0;
+  int64_t iterations = 0;
+  int64_t averaging_step = 0;
+};
+
 struct SolveStats {
   int64_t iterations = 0;       // run by this call
   double exploitability = 0.0;  // of the average strategy on the current margins
@@ -90,6 +110,12 @@ class MaximalLottery {
   bool refused() const { return refused_; }
   size_t size() const { return size_; }
   const MaximalLotteryOptions& options() const { return options_; }
+
+  // O(n^2). Exported from a model with no solve in flight.
+  MaximalLotteryState ExportState() const;
+  // Replaces the state of a freshly created model. InvalidArgument if sizes disagree, an
+  // index is out of range, or a value is not finite.
+  absl::Status RestoreState(const MaximalLotteryState& state);
 
  private:
   explicit MaximalLottery(const MaximalLotteryOptions& options) : options_(options) {}

@@ -8,7 +8,7 @@
 namespace ratings {
 
 struct PairCount {
-  AgentId a = 0;      // a < b
+  AgentId a = 0;  // a < b
   AgentId b = 0;
   double n_ab = 0.0;  // N(a, b): total weight of results placing a strictly above b
   double n_ba = 0.0;  // N(b, a)

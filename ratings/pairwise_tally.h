@@ -23,6 +23,8 @@ class PairwiseTally {
   // Total weight of results placing a strictly above b. Precondition: a, b < size().
   double N(AgentId a, AgentId b) const { return n_[a * capacity_ + b]; }
   double Margin(AgentId a, AgentId b) const { return N(a, b) - N(b, a); }
+  // Sets N(a, b) (restoring a snapshot). Precondition: a, b < size().
+  void Set(AgentId a, AgentId b, double n) { n_[a * capacity_ + b] = n; }
   // The dense margin matrix M (size() x size()); O(n^2).
   Eigen::MatrixXd MarginMatrix() const;
 

@@ -1,5 +1,8 @@
 #include "ratings/pool.h"
 
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
 #include "ratings/status_macros.h"
 
 namespace ratings {
@@ -48,6 +51,59 @@ absl::Status Pool::Apply(const Result& result) {
   }
   ++results_;
   return absl::OkStatus();
+}
+
+PoolState Pool::ExportState() const {
+  PoolState state;
+  state.agents.reserve(index_.size());
+  for (size_t i = 0; i < index_.size(); ++i) {
+    state.agents.push_back(index_.Name(static_cast<AgentId>(i)));
+  }
+  state.results = results_;
+  if (elo_) state.elo.assign(elo_->ratings().begin(), elo_->ratings().end());
+  if (sco_) state.sco.assign(sco_->ratings().begin(), sco_->ratings().end());
+  if (ml_) state.ml = ml_->ExportState();
+  std::ostringstream rng;
+  rng << rng_;
+  state.rng = rng.str();
+  return state;
+}
+
+absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState& state) {
+  ASSIGN_OR_RETURN(Pool pool, Create(options));
+  const size_t n = state.agents.size();
+  for (const std::string& name : state.agents) {
+    if (pool.index_.Find(name) != nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("agent '", name, "' appears twice"));
+    }
+    pool.index_.Intern(name);
+  }
+  const auto check = [n](const char* model, bool on, const std::vector<double>& v) {
+    const size_t want = on ? n : 0;
+    return v.size() == want ? absl::OkStatus()
+                            : absl::InvalidArgumentError(absl::StrCat(
+                                  model, ": ", v.size(), " ratings for ", want, " agents"));
+  };
+  RETURN_IF_ERROR(check("elo", options.elo, state.elo));
+  RETURN_IF_ERROR(check("sco", options.sco, state.sco));
+  if (pool.elo_) RETURN_IF_ERROR(pool.elo_->Restore(state.elo));
+  if (pool.sco_) RETURN_IF_ERROR(pool.sco_->Restore(state.sco));
+  if (options.ml != state.ml.has_value()) {
+    return absl::InvalidArgumentError(options.ml ? "ml: the state has no ml model"
+                                                 : "ml: the state has an ml model but ml is off");
+  }
+  if (pool.ml_) {
+    if (state.ml->size != n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ml: state of ", state.ml->size, " agents for ", n, " agents"));
+    }
+    RETURN_IF_ERROR(pool.ml_->RestoreState(*state.ml));
+  }
+  std::istringstream rng(state.rng);
+  rng >> pool.rng_;
+  if (rng.fail()) return absl::InvalidArgumentError("the generator state is unreadable");
+  pool.results_ = state.results;
+  return pool;
 }
 
 }  // namespace ratings

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -31,6 +32,17 @@ struct PoolOptions {
   uint64_t seed = 0;
 };
 
+// Everything that determines a Pool's future, for snapshots (DESIGN §8). A model that is
+// off has an empty vector / no ml state.
+struct PoolState {
+  std::vector<std::string> agents = {};  // names in id order
+  uint64_t results = 0;
+  std::vector<double> elo = {};
+  std::vector<double> sco = {};
+  std::optional<MaximalLotteryState> ml = {};
+  std::string rng = {};  // std::mt19937_64 in its standard text form
+};
+
 // Not thread-safe: one thread owns a Pool (DESIGN §3). Apply() costs O(k^2) plus, for ML
 // with iterations_per_result > 0, that many O(n^2) iterations; it never does O(n) work
 // per result otherwise (growing the dense ML margins when an agent is new is amortised).
@@ -42,6 +54,13 @@ class Pool {
   // Validates the result (ValidateResult) and applies it to every enabled model. On an
   // invalid result nothing changes and the status names the problem.
   absl::Status Apply(const Result& result);
+
+  // The pool's state; O(agents) plus O(agents^2) for ml.
+  PoolState ExportState() const;
+  // A pool with `options` in `state`. InvalidArgument naming the problem if the state
+  // does not fit the options (a model's vector has the wrong size, a repeated agent name,
+  // a value out of range, an unreadable generator state).
+  static absl::StatusOr<Pool> FromState(const PoolOptions& options, const PoolState& state);
 
   const AgentIndex& index() const { return index_; }
   uint64_t results() const { return results_; }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -41,6 +42,25 @@ struct ResultLimits {
 // least two standings, at most limits.max_standings; non-empty agent ids of at most
 // limits.max_agent_id_bytes; no agent twice; rank >= 1; finite scores; finite weight > 0.
 absl::Status ValidateResult(const Result& result, const ResultLimits& limits);
+
+// What is wrong with a result, as a bounded set (the daemon's DLQ reasons and metric
+// labels, DESIGN §5). Checked in the order listed.
+enum class ResultProblem {
+  kNone,
+  kTooFewStandings,
+  kTooManyStandings,
+  kBadWeight,
+  kEmptyAgentId,
+  kAgentIdTooLong,
+  kZeroRank,
+  kBadScore,
+  kDuplicateAgent,
+};
+// snake_case name, e.g. "duplicate_agent".
+std::string_view ResultProblemName(ResultProblem problem);
+// ValidateResult's check, classified: kNone, or the first problem with *message (if
+// non-null) set to the text ValidateResult would return.
+ResultProblem CheckResult(const Result& result, const ResultLimits& limits, std::string* message);
 
 // A validated result with interned ids, as the models consume it. Views, not owners:
 // valid while the arrays they point into are. agents[i] has rank ranks[i]; agents are

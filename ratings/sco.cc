@@ -52,4 +52,16 @@ void Sco::Update(const IndexedResult& result) {
   }
 }
 
+absl::Status Sco::Restore(std::vector<double> ratings) {
+  for (size_t i = 0; i < ratings.size(); ++i) {
+    if (!(ratings[i] >= options_.min && ratings[i] <= options_.max)) {
+      return absl::InvalidArgumentError(absl::StrCat("sco: rating of agent #", i, " (", ratings[i],
+                                                     ") is outside [", options_.min, ", ",
+                                                     options_.max, "]"));
+    }
+  }
+  ratings_ = std::move(ratings);
+  return absl::OkStatus();
+}
+
 }  // namespace ratings

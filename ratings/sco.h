@@ -43,6 +43,10 @@ class Sco {
   size_t size() const { return ratings_.size(); }
   const ScoOptions& options() const { return options_; }
 
+  // Replaces every rating (restoring a snapshot). InvalidArgument naming the first
+  // bad value if one is not finite or lies outside [min, max].
+  absl::Status Restore(std::vector<double> ratings);
+
  private:
   explicit Sco(const ScoOptions& options) : options_(options) {}
 

@@ -1,6 +1,7 @@
 #include "ratings/result.h"
 
 #include <limits>
+#include <map>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -78,6 +79,23 @@ TEST(ResultTest, EveryValidationErrorNamesTheProblem) {
                 StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message)))
         << c.name;
   }
+  // The same cases, classified for the daemon's DLQ reasons and metric labels.
+  const std::map<std::string, std::string> reason = {{"no standings", "too_few_standings"},
+                                                     {"one standing", "too_few_standings"},
+                                                     {"too many", "too_many_standings"},
+                                                     {"weight", "bad_weight"},
+                                                     {"empty id", "empty_agent_id"},
+                                                     {"long id", "agent_id_too_long"},
+                                                     {"rank 0", "zero_rank"},
+                                                     {"score", "bad_score"},
+                                                     {"twice", "duplicate_agent"}};
+  for (const Case& c : cases) {
+    std::string message;
+    EXPECT_EQ(ResultProblemName(CheckResult(c.result, limits, &message)), reason.at(c.name))
+        << c.name;
+    EXPECT_THAT(message, HasSubstr(c.message)) << c.name;
+  }
+  EXPECT_EQ(CheckResult(TwoPlayer(), limits, nullptr), ResultProblem::kNone);
 }
 
 TEST(ResultTest, LimitsAreInclusive) {

@@ -1,0 +1,51 @@
+#include "ratings/ranked_order.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ratings {
+
+bool RankedOrder::Before(AgentId a, AgentId b) const {
+  if (rating_[a] != rating_[b]) return rating_[a] > rating_[b];
+  return index_->Name(a) < index_->Name(b);
+}
+
+void RankedOrder::Set(AgentId id, double rating,
+                      std::vector<std::pair<AgentId, uint32_t>>* displaced) {
+  if (id == order_.size()) {
+    order_.push_back(id);
+    pos_.push_back(static_cast<uint32_t>(order_.size() - 1));
+    rating_.push_back(rating);
+  } else {
+    rating_[id] = rating;
+  }
+  uint32_t p = pos_[id];
+  // Bubble towards the top, then towards the bottom; each agent passed shifts by one.
+  while (p > 0 && Before(id, order_[p - 1])) {
+    const AgentId other = order_[p - 1];
+    if (displaced != nullptr) displaced->emplace_back(other, p);  // its rank was p
+    order_[p] = other;
+    pos_[other] = p;
+    --p;
+  }
+  while (p + 1 < order_.size() && Before(order_[p + 1], id)) {
+    const AgentId other = order_[p + 1];
+    if (displaced != nullptr) displaced->emplace_back(other, p + 2);  // its rank was p + 2
+    order_[p] = other;
+    pos_[other] = p;
+    ++p;
+  }
+  order_[p] = id;
+  pos_[id] = p;
+}
+
+void RankedOrder::Reset(const std::vector<double>& ratings) {
+  rating_ = ratings;
+  order_.resize(ratings.size());
+  std::iota(order_.begin(), order_.end(), AgentId{0});
+  std::sort(order_.begin(), order_.end(), [this](AgentId a, AgentId b) { return Before(a, b); });
+  pos_.resize(ratings.size());
+  for (size_t p = 0; p < order_.size(); ++p) pos_[order_[p]] = static_cast<uint32_t>(p);
+}
+
+}  // namespace ratings

@@ -1,0 +1,121 @@
+// Pool::ExportState / FromState: a pool restored from its state continues exactly as the
+// original (snapshots, DESIGN §8). The independent check is the uninterrupted pool itself.
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ratings/pool.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratings {
+namespace {
+
+using ::ratings::testing::StatusIs;
+using ::testing::HasSubstr;
+
+Result RandomResult(std::mt19937_64& rng, int agents) {
+  Result r;
+  const int k = 2 + static_cast<int>(rng() % 4);
+  std::vector<int> chosen;
+  while (static_cast<int>(chosen.size()) < k) {
+    const int a = static_cast<int>(rng() % agents);
+    if (std::find(chosen.begin(), chosen.end(), a) == chosen.end()) chosen.push_back(a);
+  }
+  for (int i = 0; i < k; ++i) {
+    r.standings.push_back({absl::StrCat("p", chosen[i]), static_cast<uint32_t>(1 + rng() % 3), {}});
+  }
+  r.weight = 0.5 + static_cast<double>(rng() % 3);
+  return r;
+}
+
+void ExpectSameState(const PoolState& a, const PoolState& b) {
+  EXPECT_EQ(a.agents, b.agents);
+  EXPECT_EQ(a.results, b.results);
+  EXPECT_EQ(a.elo, b.elo);  // bit-identical
+  EXPECT_EQ(a.sco, b.sco);
+  EXPECT_EQ(a.rng, b.rng);
+  ASSERT_EQ(a.ml.has_value(), b.ml.has_value());
+  if (!a.ml) return;
+  EXPECT_EQ(a.ml->size, b.ml->size);
+  ASSERT_EQ(a.ml->counts.size(), b.ml->counts.size());
+  for (size_t i = 0; i < a.ml->counts.size(); ++i) {
+    EXPECT_EQ(a.ml->counts[i].a, b.ml->counts[i].a);
+    EXPECT_EQ(a.ml->counts[i].b, b.ml->counts[i].b);
+    EXPECT_EQ(a.ml->counts[i].n, b.ml->counts[i].n);
+  }
+  EXPECT_EQ(a.ml->regrets, b.ml->regrets);
+  EXPECT_EQ(a.ml->last_regret, b.ml->last_regret);
+  EXPECT_EQ(a.ml->average_sum, b.ml->average_sum);
+  EXPECT_EQ(a.ml->average_weight, b.ml->average_weight);
+  EXPECT_EQ(a.ml->iterations, b.ml->iterations);
+}
+
+// Cut a stream of results at several points, restore from the state there, continue, and
+// compare with the uninterrupted pool; also with online regret-matching iterations on.
+TEST(PoolStateTest, RestoredPoolContinuesBitIdentically) {
+  for (int iterations : {0, 3}) {
+    PoolOptions options;
+    options.ml_options.iterations_per_result = iterations;
+    options.seed = 11;
+    std::mt19937_64 rng(5);
+    std::vector<Result> results;
+    for (int i = 0; i < 400; ++i) results.push_back(RandomResult(rng, 25));
+    Pool whole = *Pool::Create(options);
+    for (const Result& r : results) ASSERT_TRUE(whole.Apply(r).ok());
+    for (size_t cut : {size_t{0}, size_t{1}, size_t{137}, size_t{399}}) {
+      Pool first = *Pool::Create(options);
+      for (size_t i = 0; i < cut; ++i) ASSERT_TRUE(first.Apply(results[i]).ok());
+      first.rng()();  // the generator state must travel too
+      absl::StatusOr<Pool> second = Pool::FromState(options, first.ExportState());
+      ASSERT_TRUE(second.ok()) << second.status();
+      EXPECT_EQ(second->rng()(), first.rng()());
+      for (size_t i = cut; i < results.size(); ++i) ASSERT_TRUE(second->Apply(results[i]).ok());
+      Pool reference = *Pool::Create(options);
+      for (const Result& r : results) ASSERT_TRUE(reference.Apply(r).ok());
+      reference.rng()();
+      reference.rng()();
+      SCOPED_TRACE(absl::StrCat("iterations ", iterations, " cut ", cut));
+      ExpectSameState(second->ExportState(), reference.ExportState());
+    }
+  }
+}
+
+TEST(PoolStateTest, RejectsStateThatDoesNotFitTheOptions) {
+  Pool pool = *Pool::Create({});
+  Result r;
+  r.standings = {{"a", 1, {}}, {"b", 2, {}}};
+  ASSERT_TRUE(pool.Apply(r).ok());
+  PoolState state = pool.ExportState();
+
+  PoolState twice = state;
+  twice.agents[1] = "a";
+  EXPECT_THAT(Pool::FromState({}, twice).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'a' appears twice")));
+  PoolState short_elo = state;
+  short_elo.elo.pop_back();
+  EXPECT_THAT(Pool::FromState({}, short_elo).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("elo: 1 ratings for 2")));
+  PoolState out_of_bounds = state;
+  out_of_bounds.sco[0] = 101;
+  EXPECT_THAT(Pool::FromState({}, out_of_bounds).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("outside [0, 100]")));
+  PoolState bad_rng = state;
+  bad_rng.rng = "not a generator";
+  EXPECT_THAT(Pool::FromState({}, bad_rng).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("generator")));
+  PoolOptions no_ml;
+  no_ml.ml = false;
+  EXPECT_THAT(Pool::FromState(no_ml, state).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("ml is off")));
+  PoolState bad_count = state;
+  bad_count.ml->counts.push_back({0, 7, 1.0});
+  EXPECT_THAT(Pool::FromState({}, bad_count).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("N(0, 7)")));
+}
+
+}  // namespace
+}  // namespace ratings
