@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/struct.pb.h"
 #include "ratings/pool.h"
 
 namespace ratingd {
@@ -27,5 +28,10 @@ std::vector<std::string> ModelParamNames(absl::string_view method);
 
 // The name of a regret-matching variant as ApplyModelParam accepts it.
 absl::string_view VariantName(ratings::RegretVariant variant);
+
+// Every parameter of `method` with its effective value, for reports (reproducibility);
+// an empty Struct for a method other than elo, sco and ml.
+google::protobuf::Struct ModelParamsStruct(absl::string_view method,
+                                           const ratings::PoolOptions& options);
 
 }  // namespace ratingd

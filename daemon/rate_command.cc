@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "daemon/model_params.h"
+#include "daemon/pool_report.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
@@ -18,54 +19,12 @@
 namespace ratingd {
 namespace {
 
-using google::protobuf::Struct;
-using google::protobuf::Value;
-
-Value Number(double x) {
-  Value v;
-  v.set_number_value(x);
-  return v;
-}
-
 ratings::PoolOptions OptionsFor(const std::string& method) {
   ratings::PoolOptions options;
   options.elo = method == "elo";
   options.sco = method == "sco";
   options.ml = method == "ml";
   return options;
-}
-
-// Every parameter of the method with its effective value, for reproducibility.
-Struct ParamsOf(const std::string& method, const ratings::PoolOptions& o) {
-  Struct params;
-  auto& f = *params.mutable_fields();
-  if (method == "elo") {
-    f["k"] = Number(o.elo_options.k);
-    f["initial"] = Number(o.elo_options.initial);
-  } else if (method == "sco") {
-    f["alpha"] = Number(o.sco_options.alpha);
-    f["tau"] = Number(o.sco_options.tau);
-    f["min"] = Number(o.sco_options.min);
-    f["max"] = Number(o.sco_options.max);
-  } else if (method == "ml") {
-    f["target"] = Number(o.ml_options.target_exploitability);
-    f["support_threshold"] = Number(o.ml_options.support_threshold);
-    f["max_iterations"] = Number(static_cast<double>(o.ml_options.max_iterations));
-    f["iterations_per_result"] = Number(static_cast<double>(o.ml_options.iterations_per_result));
-    f["max_agents"] = Number(static_cast<double>(o.ml_options.max_agents));
-    f["variant"].set_string_value(std::string(VariantName(o.ml_options.variant)));
-  }
-  return params;
-}
-
-void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::AgentIndex& index,
-                v1::RatingReport& report) {
-  for (const ratings::RankedAgent& r : ranked) {
-    v1::RankedAgent* out = report.add_ranking();
-    out->set_rank(r.rank);
-    out->set_agent(index.Name(r.id));
-    out->set_rating(r.rating);
-  }
 }
 
 // The pool to rate: all records must belong to one pool, or config.pool picks one.
@@ -118,35 +77,9 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
     }
   }
 
-  v1::RatingReport report;
-  report.set_method(config.method);
-  report.set_agents(static_cast<uint32_t>(pool.index().size()));
-  report.set_results(static_cast<uint32_t>(pool.results()));
-  auto& extra = *report.mutable_extra()->mutable_fields();
-  *extra["params"].mutable_struct_value() = ParamsOf(config.method, options);
-  extra["seed"] = Number(static_cast<double>(config.seed));
-  extra["skipped_votes"] = Number(static_cast<double>(input.skipped_votes));
-
-  if (const ratings::Elo* elo = pool.elo()) {
-    AddRanking(ratings::RankByRating(elo->ratings(), pool.index()), pool.index(), report);
-  } else if (const ratings::Sco* sco = pool.sco()) {
-    AddRanking(ratings::RankByRating(sco->ratings(), pool.index()), pool.index(), report);
-  } else {
-    ratings::MaximalLottery& ml = *pool.mutable_ml();
-    ASSIGN_OR_RETURN(const ratings::SolveStats stats, ml.Solve());
-    const std::vector<double> lottery = ml.Lottery();
-    const std::vector<double> rating = ml.Ratings();
-    AddRanking(ratings::RankByProbabilityThenRating(lottery, rating, pool.index()), pool.index(),
-               report);
-    Struct& out = *extra["lottery"].mutable_struct_value();
-    for (size_t a = 0; a < lottery.size(); ++a) {
-      (*out.mutable_fields())[pool.index().Name(static_cast<ratings::AgentId>(a))] =
-          Number(lottery[a]);
-    }
-    extra["exploitability"] = Number(ml.Exploitability());
-    extra["iterations"] = Number(static_cast<double>(ml.iterations()));
-    extra["converged"].set_bool_value(stats.converged);
-  }
+  ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(config.method, pool, 0));
+  (*report.mutable_extra()->mutable_fields())["skipped_votes"].set_number_value(
+      static_cast<double>(input.skipped_votes));
   return report;
 }
 

@@ -1,0 +1,75 @@
+#include "daemon/pool_report.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/model_params.h"
+#include "ratings/ranking.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+google::protobuf::Value Number(double x) {
+  google::protobuf::Value v;
+  v.set_number_value(x);
+  return v;
+}
+
+void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::AgentIndex& index,
+                size_t limit, v1::RatingReport& report) {
+  for (const ratings::RankedAgent& r : ranked) {
+    if (limit != 0 && r.rank > limit) break;
+    v1::RankedAgent* out = report.add_ranking();
+    out->set_rank(r.rank);
+    out->set_agent(index.Name(r.id));
+    out->set_rating(r.rating);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Pool& pool,
+                                            size_t limit) {
+  v1::RatingReport report;
+  report.set_method(std::string(model));
+  report.set_agents(static_cast<uint32_t>(pool.index().size()));
+  report.set_results(static_cast<uint32_t>(pool.results()));
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  *extra["params"].mutable_struct_value() = ModelParamsStruct(model, pool.options());
+  extra["seed"] = Number(static_cast<double>(pool.options().seed));
+  const auto off = [&] {
+    return absl::FailedPreconditionError(absl::StrCat("model '", model, "' is off"));
+  };
+  if (model == "elo") {
+    if (pool.elo() == nullptr) return off();
+    AddRanking(ratings::RankByRating(pool.elo()->ratings(), pool.index()), pool.index(), limit,
+               report);
+  } else if (model == "sco") {
+    if (pool.sco() == nullptr) return off();
+    AddRanking(ratings::RankByRating(pool.sco()->ratings(), pool.index()), pool.index(), limit,
+               report);
+  } else if (model == "ml") {
+    ratings::MaximalLottery* ml = pool.mutable_ml();
+    if (ml == nullptr) return off();
+    ASSIGN_OR_RETURN(const ratings::SolveStats stats, ml->Solve());
+    const std::vector<double> lottery = ml->Lottery();
+    const std::vector<double> rating = ml->Ratings();
+    AddRanking(ratings::RankByProbabilityThenRating(lottery, rating, pool.index()), pool.index(),
+               limit, report);
+    auto& out = *extra["lottery"].mutable_struct_value()->mutable_fields();
+    for (const v1::RankedAgent& r : report.ranking()) {
+      out[r.agent()] = Number(lottery[*pool.index().Find(r.agent())]);
+    }
+    extra["exploitability"] = Number(ml->Exploitability());
+    extra["iterations"] = Number(static_cast<double>(ml->iterations()));
+    extra["converged"].set_bool_value(stats.converged);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown model '", model, "'; known: elo, sco, ml"));
+  }
+  return report;
+}
+
+}  // namespace ratingd

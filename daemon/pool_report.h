@@ -1,0 +1,25 @@
+// The report of one online model of a pool, in the shape `ratingctl rate` prints
+// (DESIGN §6); shared by ratingctl and ratingd's HTTP leaderboard so both say the same.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ratingd/v1/report.pb.h"
+#include "ratings/pool.h"
+
+namespace ratingd {
+
+// method, agents, results, ranking (the first `limit` ranks; 0 = all) and extra:
+//   params (every parameter of the model), seed;
+//   ml: lottery (agent -> probability, for the listed agents), exploitability, iterations,
+//       converged.
+// For ml this runs the pool's regret matching to its target (MaximalLottery::Solve), so a
+// live daemon passes a copy of its pool. FailedPrecondition if the model is off or ml was
+// refused for the pool's size.
+absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Pool& pool,
+                                            size_t limit);
+
+}  // namespace ratingd
