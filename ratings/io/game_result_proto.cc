@@ -10,6 +10,12 @@ absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
                                        const ResultLimits& limits) {
   if (message.pool().empty()) return absl::InvalidArgumentError("missing pool");
   if (message.game_id().empty()) return absl::InvalidArgumentError("missing game_id");
+  ResultRecord record = RecordFromProto(message);
+  RETURN_IF_ERROR(ValidateResult(record.result, limits));
+  return record;
+}
+
+ResultRecord RecordFromProto(const ratingd::v1::GameResult& message) {
   ResultRecord record;
   record.pool = message.pool();
   record.game_id = message.game_id();
@@ -23,7 +29,6 @@ absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
     if (s.has_score()) standing.score = s.score();
     record.result.standings.push_back(std::move(standing));
   }
-  RETURN_IF_ERROR(ValidateResult(record.result, limits));
   return record;
 }
 

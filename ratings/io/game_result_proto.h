@@ -14,6 +14,9 @@ namespace ratings::io {
 absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
                                        const ResultLimits& limits);
 
+// The conversion alone, with no check (callers classify problems themselves).
+ResultRecord RecordFromProto(const ratingd::v1::GameResult& message);
+
 // The inverse, for producers and tests: pool, game id, task, standings, weight.
 ratingd::v1::GameResult ToProto(const ResultRecord& record);
 

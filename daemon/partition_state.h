@@ -1,0 +1,50 @@
+// The state ratingd keeps for one partition of the results topic: its pools (a pool lives
+// in exactly one partition, DESIGN §2) and the next offset to read. Snapshots are per
+// partition (DESIGN §8): <dir>/<topic>.<partition>.snapshot, written atomically.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "daemon/live_pool.h"
+#include "ratingd/v1/snapshot.pb.h"
+
+namespace ratingd {
+
+inline constexpr uint32_t kSnapshotFormat = 1;
+
+struct PartitionState {
+  std::string topic;
+  int32_t partition = 0;
+  int64_t next_offset = 0;  // every record before it is reflected in `pools`
+  std::map<std::string, std::unique_ptr<LivePool>> pools;  // ordered: deterministic snapshots
+
+  // The pool named `name`, created if new.
+  absl::StatusOr<LivePool*> GetOrCreate(const std::string& name, const LivePoolConfig& config);
+  v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
+  // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
+  // pool does not restore (the message names the pool and the problem).
+  static absl::StatusOr<PartitionState> FromSnapshot(const v1::Snapshot& snapshot,
+                                                     const LivePoolConfig& config,
+                                                     const std::string& params_fingerprint);
+};
+
+// A fingerprint of everything that must match for a snapshot to be continued exactly:
+// enabled models, their parameters, limits, seed, dedup window and ml schedule.
+std::string ParamsFingerprint(const LivePoolConfig& config);
+
+std::string SnapshotPath(const std::string& dir, const std::string& topic, int32_t partition);
+
+// Atomic: writes <path>.tmp, fsyncs it, renames it over <path>, fsyncs the directory.
+// Returns the size written.
+absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snapshot& snapshot);
+// nullopt if the file does not exist; an error naming the file if it cannot be read or
+// parsed.
+absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path);
+
+}  // namespace ratingd
