@@ -301,6 +301,25 @@ std::vector<uint32_t> LivePool::Ranks(const std::string& model) const {
   return out;
 }
 
+v1::RatingReport LivePool::Report(const std::string& model, size_t limit) const {
+  v1::RatingReport report;
+  report.set_method(model);
+  report.set_agents(static_cast<uint32_t>(pool_.index().size()));
+  report.set_results(static_cast<uint32_t>(pool_.results()));
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  *extra["params"].mutable_struct_value() = ModelParamsStruct(model, pool_.options());
+  extra["seed"].set_number_value(static_cast<double>(pool_.options().seed));
+  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  const size_t n = limit == 0 ? order.size() : std::min(limit, order.size());
+  for (uint32_t rank = 1; rank <= n; ++rank) {
+    v1::RankedAgent* r = report.add_ranking();
+    r->set_rank(rank);
+    r->set_agent(pool_.index().Name(order.At(rank)));
+    r->set_rating(order.Rating(order.At(rank)));
+  }
+  return report;
+}
+
 v1::Leaderboard LivePool::Leaderboard(const std::string& model) const {
   v1::Leaderboard board;
   board.set_pool(name_);

@@ -14,6 +14,7 @@
 #include "daemon/dedup_window.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "ratingd/v1/delta.pb.h"
+#include "ratingd/v1/report.pb.h"
 #include "ratingd/v1/snapshot.pb.h"
 #include "ratings/pool.h"
 #include "ratings/ranked_order.h"
@@ -75,6 +76,10 @@ class LivePool {
   // Takes a solution of this pool, in job order, and returns its delta against the
   // previous one (every agent whose ml rank or rating changed).
   v1::RankingDelta AcceptMlSolution(const MlSolution& solution);
+
+  // The `ratingctl rate` report of an elo or sco model (PoolReport's output, from the
+  // kept order: O(limit)); limit 0 = all agents.
+  v1::RatingReport Report(const std::string& model, size_t limit) const;
 
   // The full leaderboard of an elo or sco model (ml: the last accepted solution).
   v1::Leaderboard Leaderboard(const std::string& model) const;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -21,5 +22,9 @@ namespace ratingd {
 // refused for the pool's size.
 absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Pool& pool,
                                             size_t limit);
+
+// One JSON document (protobuf's JSON printer; proto field names; zero values printed;
+// map keys sorted, so equal messages give byte-identical text). No trailing newline.
+absl::StatusOr<std::string> DeterministicJson(const google::protobuf::Message& message);
 
 }  // namespace ratingd

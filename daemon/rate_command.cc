@@ -8,10 +8,6 @@
 #include "absl/strings/str_join.h"
 #include "daemon/model_params.h"
 #include "daemon/pool_report.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/util/json_util.h"
-#include "google/protobuf/util/type_resolver_util.h"
 #include "ratings/pool.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -84,31 +80,7 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
 }
 
 absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report) {
-  // Serialise deterministically (sorted map keys) and print from the bytes: the
-  // message-based printer would walk Struct's hash map in a per-process order.
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    if (!report.SerializeToCodedStream(&coded)) {
-      return absl::InternalError("cannot serialise the rating report");
-    }
-  }
-  static google::protobuf::util::TypeResolver* const resolver =
-      google::protobuf::util::NewTypeResolverForDescriptorPool(
-          "type.googleapis.com", google::protobuf::DescriptorPool::generated_pool());
-  google::protobuf::util::JsonPrintOptions json;
-  json.always_print_primitive_fields = true;
-  json.preserve_proto_field_names = true;
-  std::string out;
-  const auto status = google::protobuf::util::BinaryToJsonString(
-      resolver, absl::StrCat("type.googleapis.com/", report.GetDescriptor()->full_name()), bytes,
-      &out, json);
-  if (!status.ok()) {
-    return absl::InternalError(absl::StrCat("cannot print the report: ", status.ToString()));
-  }
-  return out;
+  return DeterministicJson(report);
 }
 
 std::string ReportToTable(const v1::RatingReport& report) {

@@ -10,6 +10,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "daemon/command_line.h"
 #include "daemon/rate_command.h"
 
 ABSL_FLAG(std::string, method, "", "rating method: elo, sco or ml");
@@ -38,35 +39,6 @@ constexpr char kUsage[] =
     "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096),\n"
     "       support_threshold (1e-3, pruning of leftover probability; 0 = off)\n"
     "Errors go to stderr naming the file, line and problem; the exit status is then 1.";
-
-// Removes every --param X / --param=X from argv and returns the values in order.
-std::vector<std::string> TakeParams(int& argc, char** argv) {
-  std::vector<std::string> params;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    const char* arg = argv[i];
-    if (std::strcmp(arg, "--") == 0) {
-      while (i < argc) argv[out++] = argv[i++];
-      break;
-    }
-    if (std::strcmp(arg, "--param") == 0 || std::strcmp(arg, "-param") == 0) {
-      if (i + 1 < argc) {
-        params.emplace_back(argv[++i]);
-      } else {
-        params.emplace_back("");  // reported as "expected key=value"
-      }
-      continue;
-    }
-    if (std::strncmp(arg, "--param=", 8) == 0) {
-      params.emplace_back(arg + 8);
-      continue;
-    }
-    argv[out++] = argv[i];
-  }
-  argc = out;
-  argv[argc] = nullptr;
-  return params;
-}
 
 int Fail(const std::string& message) {
   std::cerr << "ratingctl: " << message << "\n";
@@ -112,7 +84,7 @@ int Rate(std::vector<std::string> params) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
-  std::vector<std::string> params = TakeParams(argc, argv);
+  std::vector<std::string> params = ratingd::TakeRepeatedFlag(argc, argv, "param");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() < 2) {
     return Fail(absl::StrCat("missing subcommand\nusage: ", kUsage));

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/partition_state.h"
+#include "daemon/pool_report.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -298,6 +299,27 @@ TEST(PartitionStateTest, SnapshotFileRoundTripAndErrors) {
   auto bad = ReadSnapshotFile(SnapshotPath(dir, "t", 4));
   EXPECT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("t.4.snapshot"));
+}
+
+// The daemon's O(limit) report from its kept order equals PoolReport's (what ratingctl
+// prints) computed from scratch by sorting.
+TEST(LivePoolTest, ReportEqualsPoolReport) {
+  LivePoolConfig config;
+  config.options.ml = false;
+  auto pool = *LivePool::Create("p", config);
+  std::mt19937_64 rng(4);
+  for (int i = 0; i < 300; ++i) {
+    Apply(*pool, Order({absl::StrCat("c", rng() % 40), absl::StrCat("d", rng() % 40)}),
+          absl::StrCat(i));
+  }
+  for (const std::string model : {"elo", "sco"}) {
+    for (size_t limit : {size_t{0}, size_t{5}}) {
+      ratings::Pool copy = pool->pool();
+      absl::StatusOr<v1::RatingReport> expected = PoolReport(model, copy, limit);
+      ASSERT_TRUE(expected.ok());
+      EXPECT_EQ(*DeterministicJson(pool->Report(model, limit)), *DeterministicJson(*expected));
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,151 @@
+// ratingd's consumer loop (DESIGN §3, §5, §7, §8): one thread owns every pool; it reads
+// the results topic, validates, de-duplicates, applies, publishes deltas, leaderboards
+// and dead letters, and snapshots. Regret-matching solves and snapshot writes run on
+// background workers; HTTP queries are answered by the loop between records.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "daemon/background_worker.h"
+#include "daemon/kafka_util.h"
+#include "daemon/live_pool.h"
+#include "daemon/metrics.h"
+#include "daemon/partition_state.h"
+#include "librdkafka/rdkafkacpp.h"
+
+namespace ratingd {
+
+struct DaemonConfig {
+  std::string brokers = "127.0.0.1:9092";
+  std::string group = "ratingd";
+  std::string results_topic = "ratingd.results";
+  std::string deltas_topic = "ratingd.deltas";
+  std::string leaderboards_topic = "ratingd.leaderboards";
+  std::string dlq_topic = "ratingd.dlq";
+  int topic_partitions = -1;   // for topics ratingd creates; -1 = broker default
+  int topic_replication = -1;  // likewise
+  std::string snapshot_dir;
+  absl::Duration snapshot_interval = absl::Seconds(30);
+  absl::Duration leaderboard_interval = absl::Seconds(1);
+  LivePoolConfig pool = {};
+  KafkaProperties kafka = {};  // passthrough, applied to consumer and producer
+  size_t metrics_max_pools = 100;
+  absl::Duration drain_timeout = absl::Seconds(7);  // shutdown budget before the snapshot
+};
+
+// A read-only query from the HTTP API, answered on the consumer thread.
+struct Query {
+  enum class Kind { kPools, kLeaderboard };
+  Kind kind = Kind::kPools;
+  std::string pool;
+  std::string model;
+  size_t limit = 0;
+};
+struct QueryReply {
+  int status = 200;
+  std::string body;  // JSON
+};
+// {"error": message}
+QueryReply JsonErrorReply(int status, const std::string& message);
+
+class Daemon {
+ public:
+  // Validates the configuration, creates the Kafka clients and the topics.
+  static absl::StatusOr<std::unique_ptr<Daemon>> Create(const DaemonConfig& config,
+                                                        Metrics* metrics);
+  ~Daemon();
+
+  // Runs until `stop` turns true, then shuts down gracefully (DESIGN §8): stop consuming,
+  // finish in-flight solves, publish, flush the producer, snapshot, commit, close.
+  // Returns an error for fatal Kafka errors or failed final snapshots.
+  absl::Status Run(const std::atomic<bool>& stop);
+
+  // Thread-safe: queued for the consumer thread; waits at most `timeout`.
+  QueryReply Ask(Query query, absl::Duration timeout);
+  bool ready() const { return ready_.load(); }
+
+ private:
+  Daemon(const DaemonConfig& config, Metrics* metrics);
+  class Callbacks;
+
+  // Consumer thread.
+  void OnMessage(RdKafka::Message& message);
+  void OnRecord(RdKafka::Message& message, PartitionState& partition);
+  void SendToDlq(const RdKafka::Message& message, const std::string& reason,
+                 const std::string& why);
+  void PublishDelta(const v1::RankingDelta& delta);
+  void SubmitMlJob(MlJob job, int32_t partition);
+  void DrainMlSolutions();
+  void PublishLeaderboards(bool force);
+  void UpdatePartitionMetrics();
+  void ServeQueries();
+  // Snapshots every partition whose ml solves have all been accepted (all of them, after
+  // waiting for the solver, when `wait` is set). `sync` writes on this thread.
+  void Snapshot(bool wait, bool sync);
+  void FinishSnapshotWrites();
+  void OnAssign(std::vector<RdKafka::TopicPartition*>& partitions);
+  void OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions);
+  absl::Status RestorePartition(int32_t partition, PartitionState* out);
+
+  DaemonConfig config_;
+  Metrics* metrics_;
+  std::string fingerprint_;
+  std::unique_ptr<Callbacks> callbacks_;
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  std::unique_ptr<RdKafka::Producer> producer_;
+
+  std::map<int32_t, PartitionState> partitions_;
+  absl::flat_hash_map<std::string, int32_t> pool_partition_;
+  absl::flat_hash_map<int32_t, int> pending_ml_;  // solves submitted, not yet accepted
+  absl::flat_hash_map<int32_t, uint64_t> incarnation_;
+  uint64_t next_incarnation_ = 1;
+  absl::Status fatal_;
+
+  // Leaderboards due: (pool, model) -> changed since the last publish.
+  absl::flat_hash_set<std::pair<std::string, std::string>> dirty_;
+  absl::flat_hash_map<std::string, absl::Time> last_published_;  // by pool
+  absl::Time last_snapshot_ = absl::Now();
+  absl::Time last_metrics_ = absl::InfinitePast();
+
+  // Background work.
+  struct Solved {
+    MlSolution solution;
+    int32_t partition = 0;
+    uint64_t incarnation = 0;
+  };
+  std::mutex solved_mu_;
+  std::vector<Solved> solved_;
+  struct Written {
+    int32_t partition = 0;
+    int64_t next_offset = 0;
+    absl::StatusOr<size_t> bytes;
+    absl::Duration took;
+  };
+  std::mutex written_mu_;
+  std::vector<Written> written_;
+
+  std::mutex queries_mu_;
+  std::deque<std::pair<Query, std::shared_ptr<std::promise<QueryReply>>>> queries_;
+  std::atomic<bool> has_queries_{false};
+  std::atomic<bool> ready_{false};
+
+  // Declared last: destroyed (joined) first, while everything above still exists.
+  std::unique_ptr<BackgroundWorker> solver_;
+  std::unique_ptr<BackgroundWorker> writer_;
+};
+
+}  // namespace ratingd

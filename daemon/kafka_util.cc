@@ -1,0 +1,135 @@
+#include "daemon/kafka_util.h"
+
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "librdkafka/rdkafka.h"
+
+namespace ratingd {
+namespace {
+
+absl::StatusOr<std::pair<std::string, std::string>> SplitAssignment(absl::string_view item) {
+  const size_t eq = item.find('=');
+  if (eq == absl::string_view::npos || eq == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", item, "' is not key=value (for example security.protocol=SSL)"));
+  }
+  return std::pair(std::string(absl::StripAsciiWhitespace(item.substr(0, eq))),
+                   std::string(absl::StripAsciiWhitespace(item.substr(eq + 1))));
+}
+
+}  // namespace
+
+absl::StatusOr<KafkaProperties> ParseKafkaProperties(const std::vector<std::string>& items,
+                                                     const std::string& file) {
+  KafkaProperties out;
+  if (!file.empty()) {
+    std::ifstream in(file);
+    if (!in) return absl::InvalidArgumentError(absl::StrCat(file, ": cannot open"));
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const absl::string_view text = absl::StripAsciiWhitespace(line);
+      if (text.empty() || text[0] == '#') continue;
+      auto kv = SplitAssignment(text);
+      if (!kv.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(file, ":", n, ": ", kv.status().message()));
+      }
+      out.push_back(*std::move(kv));
+    }
+  }
+  for (const std::string& item : items) {
+    auto kv = SplitAssignment(item);
+    if (!kv.ok())
+      return absl::InvalidArgumentError(absl::StrCat("--kafka: ", kv.status().message()));
+    out.push_back(*std::move(kv));
+  }
+  return out;
+}
+
+absl::StatusOr<std::unique_ptr<RdKafka::Conf>> MakeConf(const KafkaProperties& properties) {
+  std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+  std::string error;
+  for (const auto& [key, value] : properties) {
+    if (conf->set(key, value, error) != RdKafka::Conf::CONF_OK) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Kafka property ", key, "=", value, ": ", error));
+    }
+  }
+  return conf;
+}
+
+absl::Status EnsureTopics(RdKafka::Handle& handle, const std::vector<TopicSpec>& topics,
+                          int timeout_ms) {
+  rd_kafka_t* rk = handle.c_ptr();
+  char error[512];
+  std::vector<rd_kafka_NewTopic_t*> news;
+  absl::Status status;
+  for (const TopicSpec& t : topics) {
+    rd_kafka_NewTopic_t* nt =
+        rd_kafka_NewTopic_new(t.name.c_str(), t.partitions, t.replication, error, sizeof(error));
+    if (nt == nullptr) {
+      status = absl::InvalidArgumentError(absl::StrCat("topic ", t.name, ": ", error));
+      break;
+    }
+    news.push_back(nt);
+    for (const auto& [key, value] : t.configs) {
+      if (rd_kafka_NewTopic_set_config(nt, key.c_str(), value.c_str()) !=
+          RD_KAFKA_RESP_ERR_NO_ERROR) {
+        status = absl::InvalidArgumentError(absl::StrCat("topic ", t.name, ": bad config ", key));
+      }
+    }
+  }
+  if (status.ok()) {
+    rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+    rd_kafka_AdminOptions_t* options =
+        rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
+    rd_kafka_AdminOptions_set_operation_timeout(options, timeout_ms, error, sizeof(error));
+    rd_kafka_AdminOptions_set_request_timeout(options, timeout_ms, error, sizeof(error));
+    rd_kafka_CreateTopics(rk, news.data(), news.size(), options, queue);
+    rd_kafka_event_t* event = rd_kafka_queue_poll(queue, timeout_ms + 2000);
+    if (event == nullptr) {
+      status = absl::DeadlineExceededError("creating topics: no answer from the brokers");
+    } else if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      status = absl::UnavailableError(
+          absl::StrCat("creating topics: ", rd_kafka_event_error_string(event)));
+    } else {
+      size_t n = 0;
+      const rd_kafka_topic_result_t** results =
+          rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event), &n);
+      for (size_t i = 0; i < n && status.ok(); ++i) {
+        const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
+        if (err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+          const char* why = rd_kafka_topic_result_error_string(results[i]);
+          status = absl::UnavailableError(absl::StrCat("creating topic ",
+                                                       rd_kafka_topic_result_name(results[i]), ": ",
+                                                       why ? why : rd_kafka_err2str(err)));
+        }
+      }
+    }
+    if (event != nullptr) rd_kafka_event_destroy(event);
+    rd_kafka_AdminOptions_destroy(options);
+    rd_kafka_queue_destroy(queue);
+  }
+  rd_kafka_NewTopic_destroy_array(news.data(), news.size());
+  return status;
+}
+
+absl::Status Produce(RdKafka::Producer& producer, const std::string& topic, const std::string& key,
+                     const std::string& value, RdKafka::Headers* headers, void* opaque) {
+  while (true) {
+    const RdKafka::ErrorCode err = producer.produce(
+        topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
+        const_cast<char*>(value.data()), value.size(), key.data(), key.size(), 0, headers, opaque);
+    if (err == RdKafka::ERR_NO_ERROR) return absl::OkStatus();
+    if (err == RdKafka::ERR__QUEUE_FULL) {
+      producer.poll(10);
+      continue;
+    }
+    delete headers;
+    return absl::UnavailableError(
+        absl::StrCat("producing to ", topic, ": ", RdKafka::err2str(err)));
+  }
+}
+
+}  // namespace ratingd

@@ -1,0 +1,184 @@
+// ratingd: the streaming rating daemon (DESIGN §3). Flags -> DaemonConfig -> Daemon::Run,
+// with the metrics exposer and the HTTP API beside it.
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "daemon/command_line.h"
+#include "daemon/daemon.h"
+#include "daemon/http_api.h"
+#include "daemon/metrics.h"
+#include "daemon/model_params.h"
+#include "daemon/process_metrics.h"
+#include "prometheus/exposer.h"
+
+ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "Kafka bootstrap servers, host:port[,...]");
+ABSL_FLAG(std::string, group, "ratingd", "consumer group id");
+ABSL_FLAG(std::string, results_topic, "ratingd.results", "input topic of GameResults");
+ABSL_FLAG(std::string, deltas_topic, "ratingd.deltas", "output topic of RankingDeltas");
+ABSL_FLAG(std::string, leaderboards_topic, "ratingd.leaderboards",
+          "output topic of Leaderboards (created compacted)");
+ABSL_FLAG(std::string, dlq_topic, "ratingd.dlq", "dead-letter topic for invalid records");
+ABSL_FLAG(int, topic_partitions, -1,
+          "partitions of the topics ratingd creates when missing (-1: broker default)");
+ABSL_FLAG(int, topic_replication, -1,
+          "replication factor of the topics ratingd creates (-1: broker default)");
+ABSL_FLAG(std::string, snapshot_dir, "", "directory of the per-partition snapshots (required)");
+ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(30), "time between snapshots");
+ABSL_FLAG(absl::Duration, leaderboard_interval, absl::Seconds(1),
+          "minimum time between two leaderboards of one pool and model");
+ABSL_FLAG(std::string, metrics_address, "127.0.0.1:9464", "Prometheus /metrics listen address");
+ABSL_FLAG(std::string, http_address, "127.0.0.1:8080", "HTTP API listen address");
+ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
+ABSL_FLAG(uint64_t, seed, 0, "seed of every pool's random generator");
+ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
+ABSL_FLAG(uint64_t, ml_solve_every, 100,
+          "results between two maximal-lottery solves of a pool (ml deltas and leaderboards)");
+ABSL_FLAG(uint64_t, delta_max_displaced, 1000,
+          "rank-only changes listed per delta (the rest are counted in displaced_omitted)");
+ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
+ABSL_FLAG(uint64_t, max_agent_id_bytes, 256, "bytes allowed in one agent id");
+ABSL_FLAG(uint64_t, metrics_max_pools, 100,
+          "pools with their own metric label; the rest share pool=\"_other\"");
+ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(7),
+          "shutdown budget for solves and the producer flush, before the final snapshot");
+ABSL_FLAG(std::string, kafka_config_file, "",
+          "librdkafka properties file (key=value lines), e.g. TLS/SASL settings");
+// Repeatable, collected by main(): --param MODEL.KEY=VALUE and --kafka KEY=VALUE.
+ABSL_FLAG(std::string, param, "",
+          "model parameter MODEL.KEY=VALUE (e.g. elo.k=24, sco.tau=0.5, ml.max_agents=1000); "
+          "repeatable");
+ABSL_FLAG(std::string, kafka, "",
+          "librdkafka property KEY=VALUE for consumer and producer (e.g. "
+          "security.protocol=SSL); repeatable");
+
+namespace {
+
+constexpr char kUsage[] =
+    "ratingd --brokers HOST:PORT --snapshot-dir DIR [flags]\n"
+    "\n"
+    "Consumes GameResults from Kafka, keeps Elo, SCO and maximal-lottery ratings per pool,\n"
+    "publishes ranking deltas, leaderboards and dead letters, and serves /metrics and a\n"
+    "read-only HTTP API. Flags accept dashes or underscores (--results-topic or\n"
+    "--results_topic). SIGTERM/SIGINT stop it gracefully; a second signal exits at once.";
+
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signals{0};
+
+extern "C" void OnSignal(int) {
+  if (g_signals.fetch_add(1) >= 1) std::_Exit(130);  // second signal: exit at once
+  g_stop = true;
+}
+
+int Fail(const std::string& message) {
+  std::cerr << "ratingd: " << message << "\n";
+  return 2;
+}
+
+absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOptions& options) {
+  for (const std::string& p : params) {
+    const size_t dot = p.find('.');
+    const size_t eq = p.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24"));
+    }
+    absl::Status s = ratingd::ApplyModelParam(p.substr(0, dot), p.substr(dot + 1), options);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--param: ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(kUsage);
+  ratingd::NormalizeFlagDashes(argc, argv);
+  const std::vector<std::string> params = ratingd::TakeRepeatedFlag(argc, argv, "param");
+  const std::vector<std::string> kafka = ratingd::TakeRepeatedFlag(argc, argv, "kafka");
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() > 1) return Fail(absl::StrCat("unexpected argument '", positional[1], "'"));
+
+  ratingd::DaemonConfig config;
+  config.brokers = absl::GetFlag(FLAGS_brokers);
+  config.group = absl::GetFlag(FLAGS_group);
+  config.results_topic = absl::GetFlag(FLAGS_results_topic);
+  config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
+  config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
+  config.dlq_topic = absl::GetFlag(FLAGS_dlq_topic);
+  config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
+  config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
+  config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);
+  config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
+  config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
+  config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
+  config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
+  ratings::PoolOptions& options = config.pool.options;
+  options.elo = options.sco = options.ml = false;
+  for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_models), ',', absl::SkipEmpty())) {
+    if (m == "elo") {
+      options.elo = true;
+    } else if (m == "sco") {
+      options.sco = true;
+    } else if (m == "ml") {
+      options.ml = true;
+    } else {
+      return Fail(absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
+    }
+  }
+  if (!options.elo && !options.sco && !options.ml) return Fail("--models: name at least one");
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
+  options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
+  config.pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
+  config.pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
+  config.pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
+  if (config.pool.dedup_window == 0) return Fail("--dedup-window must be >= 1");
+  if (absl::Status s = ApplyParams(params, options); !s.ok()) return Fail(std::string(s.message()));
+  auto properties = ratingd::ParseKafkaProperties(kafka, absl::GetFlag(FLAGS_kafka_config_file));
+  if (!properties.ok()) return Fail(std::string(properties.status().message()));
+  config.kafka = *properties;
+
+  ratingd::Metrics metrics(config.metrics_max_pools);
+  std::unique_ptr<prometheus::Exposer> exposer;
+  try {
+    exposer = std::make_unique<prometheus::Exposer>(absl::GetFlag(FLAGS_metrics_address));
+  } catch (const std::exception& e) {
+    return Fail(absl::StrCat("--metrics-address=", absl::GetFlag(FLAGS_metrics_address),
+                             ": cannot listen (", e.what(), ")"));
+  }
+  exposer->RegisterCollectable(metrics.registry());
+  exposer->RegisterCollectable(std::make_shared<ratingd::ProcessMetrics>());
+
+  absl::StatusOr<std::unique_ptr<ratingd::Daemon>> daemon =
+      ratingd::Daemon::Create(config, &metrics);
+  if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
+  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address), daemon->get());
+  if (!http.ok()) return Fail(std::string(http.status().message()));
+
+  std::signal(SIGTERM, OnSignal);
+  std::signal(SIGINT, OnSignal);
+  std::fprintf(
+      stderr,
+      "ratingd: metrics on http://127.0.0.1:%d/metrics, API on http://127.0.0.1:%d/v1/pools\n",
+      exposer->GetListeningPorts().at(0), (*http)->port());
+  absl::Status run = (*daemon)->Run(g_stop);
+  http->reset();
+  if (!run.ok()) {
+    std::cerr << "ratingd: " << run.message() << "\n";
+    return 1;
+  }
+  std::cerr << "ratingd: stopped cleanly\n";
+  return 0;
+}
