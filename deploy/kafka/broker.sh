@@ -39,6 +39,13 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# Is pid $1 running? A zombie (exited, not yet reaped) counts as gone; kill -0 would not.
+alive() {
+  local state
+  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [[ $state != Z* ]]
+}
+
 # The pid in $DIR/broker.pid if that process is alive and is our broker (guards against a
 # stale file whose pid was reused by another process).
 live_pid() {
@@ -112,6 +119,7 @@ start() {
   local bport cport auto=${KAFKA_AUTO_CREATE_TOPICS:-false}
   [[ $auto == true || $auto == false ]] || die "KAFKA_AUTO_CREATE_TOPICS must be true or false"
   bport=${KAFKA_PORT:-$(free_port)}
+  [[ $bport =~ ^[0-9]+$ ]] || die "KAFKA_PORT must be a port number, got '$bport'"
   cport=$(free_port)
   while [[ $cport == "$bport" ]]; do cport=$(free_port); done
   sed -e "s#@BPORT@#$bport#g" -e "s#@CPORT@#$cport#g" -e "s#@DIR@#$DIR#g" \
@@ -146,7 +154,7 @@ start() {
   # setsid execs in place (the background child is not a group leader); make sure.
   sleep 0.2
   if ! live_pid > /dev/null; then
-    kill -0 "$pid" 2>/dev/null || { tail -n 40 "$DIR/broker.log" >&2; die "the broker exited at once"; }
+    alive "$pid" || { tail -n 40 "$DIR/broker.log" >&2; die "the broker exited at once"; }
     die "pid $pid is not the broker JVM; cannot record it"
   fi
   say "started pid $pid, data in $DIR"
@@ -161,7 +169,7 @@ wait_ready() {
   deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-90}))
   # kcat -L exits 0 once a Metadata response arrives, 1 on a closed port.
   until kcat -b "$bootstrap" -L -m 2 > /dev/null 2>&1; do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if ! alive "$pid"; then
       tail -n 80 "$DIR/broker.log" >&2
       die "the broker (pid $pid) died before becoming ready; log: $DIR/broker.log"
     fi
@@ -195,7 +203,7 @@ stop() {
   fi
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$((SECONDS + ${KAFKA_STOP_TIMEOUT:-30}))
-  while kill -0 "$pid" 2>/dev/null; do
+  while alive "$pid"; do
     if ((SECONDS >= deadline)); then
       say "pid $pid still running ${KAFKA_STOP_TIMEOUT:-30} s after TERM; sending KILL"
       kill -KILL "$pid" 2>/dev/null || true

@@ -34,6 +34,13 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# Is pid $1 running? A zombie (exited, not yet reaped) counts as gone; kill -0 would not.
+alive() {
+  local state
+  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [[ $state != Z* ]]
+}
+
 # The recorded pid if it is alive and is our Prometheus (not a reused pid).
 live_pid() {
   local pid
@@ -56,6 +63,7 @@ start() {
   mkdir -p "$DIR/tsdb"
   touch "$MARKER"
   local port=${PROM_PORT:-$(free_port)}
+  [[ $port =~ ^[0-9]+$ ]] || die "PROM_PORT must be a port number, got '$port'"
   local targets=${PROM_TARGET:-127.0.0.1:$port} list="" t
   local IFS=,
   for t in $targets; do
@@ -85,7 +93,7 @@ EOF
   echo "$pid" > "$DIR/prometheus.pid"
   sleep 0.2
   if ! live_pid > /dev/null; then
-    kill -0 "$pid" 2>/dev/null || { tail -n 40 "$DIR/prometheus.log" >&2; die "Prometheus exited at once"; }
+    alive "$pid" || { tail -n 40 "$DIR/prometheus.log" >&2; die "Prometheus exited at once"; }
     die "pid $pid is not Prometheus; cannot record it"
   fi
   say "started pid $pid scraping $targets every 1 s, data in $DIR"
@@ -98,7 +106,7 @@ wait_ready() {
   port=$(cat "$DIR/port")
   deadline=$((SECONDS + ${PROM_START_TIMEOUT:-60}))
   until curl -fsS -o /dev/null "http://127.0.0.1:$port/-/ready" 2>/dev/null; do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if ! alive "$pid"; then
       tail -n 40 "$DIR/prometheus.log" >&2
       die "Prometheus (pid $pid) died before becoming ready; log: $DIR/prometheus.log"
     fi
@@ -120,7 +128,7 @@ stop() {
   fi
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$((SECONDS + ${PROM_STOP_TIMEOUT:-20}))
-  while kill -0 "$pid" 2>/dev/null; do
+  while alive "$pid"; do
     if ((SECONDS >= deadline)); then
       say "pid $pid still running ${PROM_STOP_TIMEOUT:-20} s after TERM; sending KILL"
       kill -KILL "$pid" 2>/dev/null || true
