@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# A real single-node Apache Kafka 3.9.1 broker (KRaft, broker + controller in one JVM) on
+# 127.0.0.1 for the integration tests and the quickstart. See deploy/kafka/README.md.
+#
+#   broker.sh COMMAND...      commands run in order, e.g. `broker.sh start wait`
+#     fetch                   materialise the broker classpath in $KAFKA_LIBS with Maven
+#                             (skipped when already there for this pom.xml)
+#     start                   fetch, format a fresh $KAFKA_DIR, start the broker in the
+#                             background on free ports; prints host:port
+#     wait                    until the broker answers a metadata request (or fail with
+#                             the tail of its log)
+#     bootstrap               prints host:port
+#     topic NAME PARTITIONS [compact|KEY=VALUE]...
+#                             creates a topic (Java AdminClient) and waits for its leaders
+#     stop                    TERM the recorded broker pid, wait, then KILL
+#
+# Environment (all optional):
+#   KAFKA_DIR                 run folder: config, data, broker.log, broker.pid, bootstrap
+#                             (default <repo>/build/kafka-run); one broker per folder
+#   KAFKA_LIBS                classpath cache (default <repo>/build/kafka-libs)
+#   KAFKA_PORT                client port (default: a free one)
+#   KAFKA_AUTO_CREATE_TOPICS  true|false (default false)
+#   KAFKA_HEAP                -Xms/-Xmx (default 256m)
+#   KAFKA_JVM_OPTS            replaces the default JIT/GC flags
+#   KAFKA_START_TIMEOUT       seconds `wait` waits (default 90)
+#   KAFKA_STOP_TIMEOUT        seconds `stop` waits after TERM before KILL (default 30)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+LIBS=$(realpath -m "${KAFKA_LIBS:-$root/build/kafka-libs}")
+DIR=$(realpath -m "${KAFKA_DIR:-$root/build/kafka-run}")
+MARKER="$DIR/.made-by-broker-sh"
+
+say() { echo "broker.sh: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Is pid $1 running? A zombie (exited, not yet reaped) counts as gone; kill -0 would not.
+alive() {
+  local state
+  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [[ $state != Z* ]]
+}
+
+# The pid in $DIR/broker.pid if that process is alive and is our broker (guards against a
+# stale file whose pid was reused by another process).
+live_pid() {
+  local pid
+  pid=$(cat "$DIR/broker.pid" 2>/dev/null) || return 1
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "kafka.Kafka $DIR/server.properties" || return 1
+  echo "$pid"
+}
+
+fetch() {
+  local stamp="$LIBS/.fetched" want
+  want=$(sha256sum "$here/pom.xml" | cut -d' ' -f1)
+  mkdir -p "$(dirname "$LIBS")"
+  # One fetch at a time per cache, even when several brokers start at once.
+  exec 9> "$LIBS.lock"
+  flock 9
+  if [[ -f $stamp && $(cat "$stamp") == "$want" ]]; then
+    exec 9>&-
+    return 0
+  fi
+  command -v mvn >/dev/null || die "mvn not found (run deploy/install-deps.sh)"
+  say "fetching the Kafka broker classpath with Maven into $LIBS"
+  local t0=$SECONDS attempt
+  for attempt in 1 2; do
+    rm -rf "$LIBS" "$LIBS.mvn"
+    if mvn -B -q -f "$here/pom.xml" package -Dkafka.libs.dir="$LIBS" > "$LIBS.log" 2>&1; then
+      break
+    fi
+    if ((attempt == 2)); then
+      tail -n 40 "$LIBS.log" >&2
+      mvn -v >&2 || true
+      die "Maven could not fetch the broker classpath (twice); full log: $LIBS.log"
+    fi
+    say "mvn failed; retrying once"
+    sleep 2
+  done
+  rm -rf "$LIBS.mvn"
+  local jars
+  jars=$(find "$LIBS" -maxdepth 1 -name '*.jar' | wc -l)
+  compgen -G "$LIBS/kafka_2.13-*.jar" > /dev/null && compgen -G "$LIBS/slf4j-reload4j-*.jar" > /dev/null ||
+    die "Maven finished but the broker jars are missing from $LIBS"
+  echo "$want" > "$stamp"
+  say "$jars jars in $LIBS ($((SECONDS - t0)) s)"
+  exec 9>&-
+}
+
+# reload4j configuration: everything at INFO to the console, which start redirects to
+# broker.log. Without an SLF4J binding the broker runs silently (shared/KAFKA.md §1.4).
+write_log4j() {
+  local level=$1 file=$2
+  printf '%s\n' "log4j.rootLogger=$level, C" \
+    "log4j.appender.C=org.apache.log4j.ConsoleAppender" \
+    "log4j.appender.C.Target=System.err" \
+    "log4j.appender.C.layout=org.apache.log4j.PatternLayout" \
+    "log4j.appender.C.layout.ConversionPattern=[%d] %p %m (%c)%n" > "$file"
+}
+
+start() {
+  if pid=$(live_pid); then
+    die "a broker is already running from $DIR (pid $pid); run stop first"
+  fi
+  if [[ -e $DIR && ! -e $MARKER && -n $(ls -A "$DIR" 2>/dev/null) ]]; then
+    die "$DIR exists and was not made by broker.sh; refusing to delete it (set KAFKA_DIR)"
+  fi
+  fetch
+  command -v java >/dev/null || die "java not found (run deploy/install-deps.sh)"
+  rm -rf "$DIR"
+  mkdir -p "$DIR/data" "$DIR/tmp"
+  touch "$MARKER"
+  local bport cport auto=${KAFKA_AUTO_CREATE_TOPICS:-false}
+  [[ $auto == true || $auto == false ]] || die "KAFKA_AUTO_CREATE_TOPICS must be true or false"
+  bport=${KAFKA_PORT:-$(free_port)}
+  [[ $bport =~ ^[0-9]+$ ]] || die "KAFKA_PORT must be a port number, got '$bport'"
+  cport=$(free_port)
+  while [[ $cport == "$bport" ]]; do cport=$(free_port); done
+  sed -e "s#@BPORT@#$bport#g" -e "s#@CPORT@#$cport#g" -e "s#@DIR@#$DIR#g" \
+    -e "s#@AUTO_CREATE@#$auto#g" "$here/server.properties.in" > "$DIR/server.properties"
+  write_log4j INFO "$DIR/log4j.properties"
+  local log_opt="-Dlog4j.configuration=file:$DIR/log4j.properties"
+  # Cluster id: base64url of 16 random bytes, unpadded (what `kafka-storage random-uuid`
+  # prints), without paying a JVM start for it.
+  local cluster_id
+  cluster_id=$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+  local t0
+  t0=$(date +%s.%N)
+  if ! java "$log_opt" -cp "$LIBS/*" kafka.tools.StorageTool format -t "$cluster_id" \
+    -c "$DIR/server.properties" > "$DIR/format.log" 2>&1; then
+    cat "$DIR/format.log" >&2
+    die "formatting $DIR/data failed"
+  fi
+  local heap=${KAFKA_HEAP:-256m}
+  # Short-lived test broker on a 2-core machine: serial GC, C1 only (faster start).
+  local jvm_opts=${KAFKA_JVM_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+  # setsid: the broker outlives this script and is not in the caller's process group
+  # (CTest, Ctrl-C); it is stopped by its recorded pid.
+  # shellcheck disable=SC2086
+  setsid java -Xms"$heap" -Xmx"$heap" $jvm_opts -XX:+ExitOnOutOfMemoryError \
+    -Djava.awt.headless=true -Djava.io.tmpdir="$DIR/tmp" "$log_opt" \
+    -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" \
+    < /dev/null > "$DIR/broker.log" 2>&1 &
+  local pid=$!
+  echo "$pid" > "$DIR/broker.pid"
+  echo "$t0" > "$DIR/start.time"
+  echo "127.0.0.1:$bport" > "$DIR/bootstrap"
+  # setsid execs in place (the background child is not a group leader); make sure.
+  sleep 0.2
+  if ! live_pid > /dev/null; then
+    alive "$pid" || { tail -n 40 "$DIR/broker.log" >&2; die "the broker exited at once"; }
+    die "pid $pid is not the broker JVM; cannot record it"
+  fi
+  say "started pid $pid, data in $DIR"
+  echo "127.0.0.1:$bport"
+}
+
+wait_ready() {
+  local pid bootstrap deadline
+  pid=$(cat "$DIR/broker.pid" 2>/dev/null) || die "no broker started from $DIR"
+  bootstrap=$(cat "$DIR/bootstrap")
+  command -v kcat >/dev/null || die "kcat not found (run deploy/install-deps.sh)"
+  deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-90}))
+  # kcat -L exits 0 once a Metadata response arrives, 1 on a closed port.
+  until kcat -b "$bootstrap" -L -m 2 > /dev/null 2>&1; do
+    if ! alive "$pid"; then
+      tail -n 80 "$DIR/broker.log" >&2
+      die "the broker (pid $pid) died before becoming ready; log: $DIR/broker.log"
+    fi
+    if ((SECONDS >= deadline)); then
+      tail -n 80 "$DIR/broker.log" >&2
+      die "the broker at $bootstrap is not ready after ${KAFKA_START_TIMEOUT:-90} s; log: $DIR/broker.log"
+    fi
+    sleep 0.25
+  done
+  local elapsed
+  elapsed=$(python3 -c "import sys, time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$(cat "$DIR/start.time")")
+  say "ready at $bootstrap (pid $pid), ${elapsed} s after start"
+}
+
+topic() {
+  (($# >= 2)) || die "usage: broker.sh topic NAME PARTITIONS [compact|KEY=VALUE]..."
+  [[ -f $DIR/bootstrap ]] || die "no broker started from $DIR"
+  [[ -f $DIR/log4j-tool.properties ]] || write_log4j WARN "$DIR/log4j-tool.properties"
+  local name=$1 partitions=$2
+  shift 2
+  java -Dlog4j.configuration="file:$DIR/log4j-tool.properties" -cp "$LIBS/*" \
+    "$here/CreateTopic.java" "$(cat "$DIR/bootstrap")" "$name" "$partitions" "$@"
+}
+
+stop() {
+  local pid
+  if ! pid=$(live_pid); then
+    rm -f "$DIR/broker.pid"
+    say "no broker running from $DIR"
+    return 0
+  fi
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + ${KAFKA_STOP_TIMEOUT:-30}))
+  while alive "$pid"; do
+    if ((SECONDS >= deadline)); then
+      say "pid $pid still running ${KAFKA_STOP_TIMEOUT:-30} s after TERM; sending KILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      break
+    fi
+    sleep 0.2
+  done
+  rm -f "$DIR/broker.pid"
+  say "stopped pid $pid"
+}
+
+(($# > 0)) || die "usage: broker.sh fetch|start|wait|bootstrap|topic|stop ..."
+while (($# > 0)); do
+  cmd=$1
+  shift
+  case $cmd in
+    fetch) fetch ;;
+    start) start ;;
+    wait) wait_ready ;;
+    bootstrap) cat "$DIR/bootstrap" 2>/dev/null || die "no broker started from $DIR" ;;
+    topic) topic "$@"; exit ;;
+    stop) stop ;;
+    *) die "unknown command '$cmd' (fetch|start|wait|bootstrap|topic|stop)" ;;
+  esac
+done
