@@ -153,6 +153,9 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
       {"bootstrap.servers", config.brokers}, {"client.id", "ratingd"},
       {"enable.idempotence", "true"},        {"linger.ms", "5"},
       {"compression.type", "lz4"},           {"message.max.bytes", "16777216"}};
+  if (!config.instance_id.empty()) {
+    consumer_props.push_back({"group.instance.id", config.instance_id});
+  }
   for (const auto& kv : config.kafka) {
     consumer_props.push_back(kv);
     producer_props.push_back(kv);
@@ -475,6 +478,14 @@ void Daemon::Snapshot(bool wait, bool sync) {
     DrainMlSolutions();
   }
   last_snapshot_ = absl::Now();
+  // Every delta and dead letter of the results a snapshot covers must be on the broker
+  // first: a restart resumes after the snapshot and would never send them again.
+  producer_->flush(5000);
+  if (producer_->outq_len() > 0) {
+    Log(absl::StrCat("snapshot postponed: ", producer_->outq_len(),
+                     " messages not yet acknowledged by the broker"));
+    return;
+  }
   for (const auto& [p, state] : partitions_) {
     if (pending_ml_[p] > 0) continue;  // not at a consistent point; next time
     const auto start = std::chrono::steady_clock::now();

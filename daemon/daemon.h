@@ -32,6 +32,9 @@ namespace ratingd {
 struct DaemonConfig {
   std::string brokers = "127.0.0.1:9092";
   std::string group = "ratingd";
+  // Static group membership (group.instance.id): a restarted instance takes its partitions
+  // back at once instead of waiting for the session timeout. Empty: dynamic membership.
+  std::string instance_id;
   std::string results_topic = "ratingd.results";
   std::string deltas_topic = "ratingd.deltas";
   std::string leaderboards_topic = "ratingd.leaderboards";

@@ -25,6 +25,9 @@
 
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "Kafka bootstrap servers, host:port[,...]");
 ABSL_FLAG(std::string, group, "ratingd", "consumer group id");
+ABSL_FLAG(std::string, instance_id, "",
+          "stable id of this instance in the group (static membership: a restart takes its "
+          "partitions back at once); empty = dynamic membership");
 ABSL_FLAG(std::string, results_topic, "ratingd.results", "input topic of GameResults");
 ABSL_FLAG(std::string, deltas_topic, "ratingd.deltas", "output topic of RankingDeltas");
 ABSL_FLAG(std::string, leaderboards_topic, "ratingd.leaderboards",
@@ -113,6 +116,7 @@ int main(int argc, char** argv) {
   ratingd::DaemonConfig config;
   config.brokers = absl::GetFlag(FLAGS_brokers);
   config.group = absl::GetFlag(FLAGS_group);
+  config.instance_id = absl::GetFlag(FLAGS_instance_id);
   config.results_topic = absl::GetFlag(FLAGS_results_topic);
   config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
   config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
