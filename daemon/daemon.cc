@@ -119,8 +119,7 @@ Daemon::~Daemon() {
   writer_.reset();
 }
 
-absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& config,
-                                                       Metrics* metrics) {
+absl::Status ValidateDaemonConfig(const DaemonConfig& config) {
   if (config.brokers.empty()) return absl::InvalidArgumentError("--brokers is empty");
   if (config.group.empty()) return absl::InvalidArgumentError("--group is empty");
   for (const auto& [flag, topic] : {std::pair("--results-topic", config.results_topic),
@@ -139,6 +138,12 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
   // Fails early, naming the problem, if a parameter is out of range.
   if (auto pool = ratings::Pool::Create(config.pool.options); !pool.ok()) return pool.status();
 
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& config,
+                                                       Metrics* metrics) {
+  if (absl::Status s = ValidateDaemonConfig(config); !s.ok()) return s;
   std::unique_ptr<Daemon> d(new Daemon(config, metrics));
   KafkaProperties consumer_props = {{"bootstrap.servers", config.brokers},
                                     {"group.id", config.group},
@@ -268,7 +273,13 @@ void Daemon::OnMessage(RdKafka::Message& message) {
 void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
   // Guard against re-delivery below the position (librdkafka 2.0.2, shared/KAFKA.md §2.6).
   if (message.offset() < partition.next_offset) return;
-  metrics_->Consumed(config_.results_topic, message.partition()).Increment();
+  PartitionCounters& counters = partition_counters_[message.partition()];
+  if (counters.consumed == nullptr) {
+    counters.consumed = &metrics_->Consumed(config_.results_topic, message.partition());
+    counters.last_timestamp =
+        &metrics_->LastRecordTimestamp(config_.results_topic, message.partition());
+  }
+  counters.consumed->Increment();
   const absl::string_view key =
       message.key_pointer() == nullptr
           ? absl::string_view()
@@ -299,7 +310,9 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
       metrics_->duplicate().Increment();
     } else {
       metrics_->applied().Increment();
-      metrics_->PoolResults(d.record.pool).Increment();
+      prometheus::Counter*& pool_results = pool_results_[d.record.pool];
+      if (pool_results == nullptr) pool_results = &metrics_->PoolResults(d.record.pool);
+      pool_results->Increment();
       for (const v1::RankingDelta& delta : deltas) {
         PublishDelta(delta);
         dirty_.insert({d.record.pool, delta.model()});
@@ -313,8 +326,7 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
     }
   }
   partition.next_offset = message.offset() + 1;
-  metrics_->LastRecordTimestamp(config_.results_topic, message.partition())
-      .Set(static_cast<double>(message.timestamp().timestamp) / 1e3);
+  counters.last_timestamp->Set(static_cast<double>(message.timestamp().timestamp) / 1e3);
 }
 
 void Daemon::SendToDlq(const RdKafka::Message& message, const std::string& reason,
@@ -353,7 +365,9 @@ void Daemon::PublishDelta(const v1::RankingDelta& delta) {
       Produce(*producer_, config_.deltas_topic, Key(delta.pool(), delta.model()), bytes, nullptr,
               reinterpret_cast<void*>(static_cast<intptr_t>(event_us)));
   if (s.ok()) {
-    metrics_->DeltasPublished(delta.model()).Increment();
+    prometheus::Counter*& published = deltas_published_[delta.model()];
+    if (published == nullptr) published = &metrics_->DeltasPublished(delta.model());
+    published->Increment();
   } else {
     Log(std::string(s.message()));
   }

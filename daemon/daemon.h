@@ -50,6 +50,10 @@ struct DaemonConfig {
   absl::Duration drain_timeout = absl::Seconds(7);  // shutdown budget before the snapshot
 };
 
+// Checks what can be checked without a broker (names, intervals, model parameters) and
+// creates the snapshot directory. InvalidArgument naming the flag to fix.
+absl::Status ValidateDaemonConfig(const DaemonConfig& config);
+
 // A read-only query from the HTTP API, answered on the consumer thread.
 struct Query {
   enum class Kind { kPools, kLeaderboard };
@@ -117,6 +121,15 @@ class Daemon {
   absl::flat_hash_map<int32_t, uint64_t> incarnation_;
   uint64_t next_incarnation_ = 1;
   absl::Status fatal_;
+
+  // Metric handles looked up once (a Family::Add per record costs a lock and a hash).
+  struct PartitionCounters {
+    prometheus::Counter* consumed = nullptr;
+    prometheus::Gauge* last_timestamp = nullptr;
+  };
+  absl::flat_hash_map<int32_t, PartitionCounters> partition_counters_;
+  absl::flat_hash_map<std::string, prometheus::Counter*> pool_results_;
+  absl::flat_hash_map<std::string, prometheus::Counter*> deltas_published_;
 
   // Leaderboards due: (pool, model) -> changed since the last publish.
   absl::flat_hash_set<std::pair<std::string, std::string>> dirty_;

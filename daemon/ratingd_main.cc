@@ -154,6 +154,9 @@ int main(int argc, char** argv) {
   if (!properties.ok()) return Fail(std::string(properties.status().message()));
   config.kafka = *properties;
 
+  if (absl::Status s = ratingd::ValidateDaemonConfig(config); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
   ratingd::Metrics metrics(config.metrics_max_pools);
   std::unique_ptr<prometheus::Exposer> exposer;
   try {

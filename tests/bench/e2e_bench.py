@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""End-to-end benchmark of ratingd through a real broker (DESIGN §9, last rows).
+
+    e2e_bench.py --ratingd BIN --ratingctl BIN [--results N] [--rate R] [--seconds S]
+
+Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). Two phases:
+  1. throughput: N results (2-player, 10 pools of 100 agents) are put on the topic first,
+     then ratingd (all models on) starts; the figure is results applied per second from
+     the first to the last applied result (read from its /metrics every 100 ms).
+  2. latency: ratingd caught up; `ratingctl produce --rate R` for S seconds stamps each
+     event time at send; the p50/p99 of ratingd_end_to_end_latency_seconds (event time ->
+     delta acknowledged by the broker) are interpolated from the histogram buckets.
+"""
+import argparse
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def metrics(port):
+    out = {}
+    text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=10).read().decode()
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            out[name] = float(value)
+    return out
+
+
+def quantile(m, name, q):
+    buckets = sorted((float(k.split('le="')[1].split('"')[0]), v) for k, v in m.items()
+                     if k.startswith(name + "_bucket"))
+    total = buckets[-1][1]
+    if total == 0:
+        return float("nan")
+    prev_bound, prev_count = 0.0, 0.0
+    for bound, count in buckets:
+        if count >= q * total:
+            if bound == float("inf"):
+                return prev_bound
+            return prev_bound + (bound - prev_bound) * (q * total - prev_count) / max(count - prev_count, 1)
+        prev_bound, prev_count = bound, count
+    return prev_bound
+
+
+def generate(path, n, seed):
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        for i in range(n):
+            pool = rng.randrange(10)
+            a, b = rng.sample(range(100), 2)
+            if rng.random() < 0.5 + (a - b) / 250:
+                a, b = b, a
+            f.write('{"pool":"p%d","game_id":"%s-%d","standings":[{"agent":"a%d","rank":1},'
+                    '{"agent":"a%d","rank":2}]}\n' % (pool, os.path.basename(path), i, a, b))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ratingd", required=True)
+    ap.add_argument("--ratingctl", required=True)
+    ap.add_argument("--results", type=int, default=1000000)
+    ap.add_argument("--rate", type=float, default=10000)
+    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--ml-solve-every", type=int, default=1000)
+    a = ap.parse_args()
+    brokers = open(os.path.join(os.environ["KAFKA_DIR"], "bootstrap")).read().strip()
+    work = tempfile.mkdtemp(prefix="ratingd-e2e-")
+    tag = str(int(time.time()))
+    topics = {t: "bench.%s.%s" % (tag, t) for t in ("results", "deltas", "leaderboards", "dlq")}
+    backlog = os.path.join(work, "backlog.jsonl")
+    generate(backlog, a.results, 1)
+    http_port, metrics_port = free_port(), free_port()
+    cmd = [a.ratingd, "--brokers=" + brokers, "--group=bench-" + tag, "--instance-id=bench",
+           "--results-topic=" + topics["results"], "--deltas-topic=" + topics["deltas"],
+           "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
+           "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, "snap"),
+           "--snapshot-interval=10s", "--ml-solve-every=%d" % a.ml_solve_every,
+           "--http-address=127.0.0.1:%d" % http_port, "--metrics-address=127.0.0.1:%d" % metrics_port]
+    # Create the topics (ratingd does it at start), then stop it and load the backlog.
+    d = subprocess.Popen(cmd, stderr=open(os.path.join(work, "create.log"), "w"))
+    time.sleep(3)
+    d.terminate()
+    d.wait()
+    t0 = time.time()
+    subprocess.run([a.ratingctl, "produce", "--brokers=" + brokers, "--topic=" + topics["results"],
+                    "--input=" + backlog], check=True, stderr=subprocess.DEVNULL)
+    produce_rate = a.results / (time.time() - t0)
+    subprocess.run(["rm", "-rf", os.path.join(work, "snap")])
+
+    d = subprocess.Popen(cmd, stderr=open(os.path.join(work, "ratingd.log"), "w"))
+    first = last = None
+    while True:
+        time.sleep(0.1)
+        try:
+            applied = metrics(metrics_port).get("ratingd_results_applied_total", 0)
+        except Exception:
+            continue
+        now = time.time()
+        if applied > 0 and first is None:
+            first = (now, applied)
+        if applied >= a.results:
+            last = (now, applied)
+            break
+    throughput = (last[1] - first[1]) / (last[0] - first[0])
+    m0 = metrics(metrics_port)
+
+    live = os.path.join(work, "live.jsonl")
+    generate(live, int(a.rate * a.seconds), 2)
+    subprocess.run([a.ratingctl, "produce", "--brokers=" + brokers, "--topic=" + topics["results"],
+                    "--input=" + live, "--rate=%g" % a.rate], check=True, stderr=subprocess.DEVNULL)
+    time.sleep(2)
+    m1 = metrics(metrics_port)
+    name = "ratingd_end_to_end_latency_seconds"
+    diff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(name + "_bucket")}
+    upd = "ratingd_update_duration_seconds"
+    udiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(upd + "_bucket")}
+    d.terminate()
+    d.wait()
+    print(json.dumps({
+        "results": a.results, "produce_rate_per_s": round(produce_rate),
+        "ratingd_throughput_per_s": round(throughput),
+        "latency_rate_per_s": a.rate, "latency_seconds": a.seconds,
+        "e2e_p50_ms": round(quantile(diff, name, 0.5) * 1e3, 3),
+        "e2e_p99_ms": round(quantile(diff, name, 0.99) * 1e3, 3),
+        "update_p50_us": round(quantile(udiff, upd, 0.5) * 1e6, 2),
+        "update_p99_us": round(quantile(udiff, upd, 0.99) * 1e6, 2),
+        "ml_solve_every": a.ml_solve_every}))
+
+
+if __name__ == "__main__":
+    main()
