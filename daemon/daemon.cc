@@ -48,12 +48,6 @@ absl::Status MakeDirs(const std::string& dir) {
 
 }  // namespace
 
-QueryReply JsonErrorReply(int status, const std::string& message) {
-  google::protobuf::Struct body;
-  (*body.mutable_fields())["error"].set_string_value(message);
-  return JsonReply(status, body);
-}
-
 // librdkafka's callbacks; all run on the consumer thread (inside consume() and poll()).
 class Daemon::Callbacks : public RdKafka::RebalanceCb,
                           public RdKafka::DeliveryReportCb,
@@ -216,7 +210,7 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
     }
     producer_->poll(0);
     DrainMlSolutions();
-    if (has_queries_.load()) ServeQueries();
+    if (queries_.pending()) ServeQueries();
     PublishLeaderboards(false);
     if (absl::Now() - last_snapshot_ >= config_.snapshot_interval) Snapshot(true, false);
     FinishSnapshotWrites();
@@ -231,7 +225,7 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
   while (!(solved = solver_->WaitIdleFor(std::chrono::milliseconds(10))) &&
          absl::Now() < deadline) {
     producer_->poll(0);
-    if (has_queries_.load()) ServeQueries();
+    if (queries_.pending()) ServeQueries();
   }
   DrainMlSolutions();
   PublishLeaderboards(true);
@@ -618,28 +612,8 @@ void Daemon::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
   metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
 }
 
-QueryReply Daemon::Ask(Query query, absl::Duration timeout) {
-  auto promise = std::make_shared<std::promise<QueryReply>>();
-  std::future<QueryReply> future = promise->get_future();
-  {
-    std::lock_guard<std::mutex> lock(queries_mu_);
-    queries_.emplace_back(std::move(query), promise);
-    has_queries_ = true;
-  }
-  if (future.wait_for(absl::ToChronoNanoseconds(timeout)) != std::future_status::ready) {
-    return JsonErrorReply(503, "ratingd is busy; try again");
-  }
-  return future.get();
-}
-
 void Daemon::ServeQueries() {
-  std::deque<std::pair<Query, std::shared_ptr<std::promise<QueryReply>>>> queries;
-  {
-    std::lock_guard<std::mutex> lock(queries_mu_);
-    queries.swap(queries_);
-    has_queries_ = false;
-  }
-  for (auto& [query, promise] : queries) {
+  for (auto& [query, promise] : queries_.TakeAll()) {
     if (query.kind == Query::Kind::kPools) {
       google::protobuf::Struct body;
       google::protobuf::ListValue& list = *(*body.mutable_fields())["pools"].mutable_list_value();
@@ -688,10 +662,12 @@ void Daemon::ServeQueries() {
     // Solve a copy off the consumer thread, as `ratingctl rate --method ml` does.
     auto copy = std::make_shared<ratings::Pool>(pool);
     const size_t limit = query.limit;
-    solver_->Submit([copy, limit, promise] {
+    std::shared_ptr<std::promise<QueryReply>> reply_to = promise;
+    solver_->Submit([copy, limit, reply_to] {
       absl::StatusOr<v1::RatingReport> report = PoolReport("ml", *copy, limit);
-      promise->set_value(report.ok() ? JsonReply(200, *report)
-                                     : JsonErrorReply(500, std::string(report.status().message())));
+      reply_to->set_value(report.ok()
+                              ? JsonReply(200, *report)
+                              : JsonErrorReply(500, std::string(report.status().message())));
     });
   }
 }

@@ -25,6 +25,7 @@
 #include "daemon/live_pool.h"
 #include "daemon/metrics.h"
 #include "daemon/partition_state.h"
+#include "daemon/query_queue.h"
 #include "librdkafka/rdkafkacpp.h"
 
 namespace ratingd {
@@ -54,21 +55,6 @@ struct DaemonConfig {
 // creates the snapshot directory. InvalidArgument naming the flag to fix.
 absl::Status ValidateDaemonConfig(const DaemonConfig& config);
 
-// A read-only query from the HTTP API, answered on the consumer thread.
-struct Query {
-  enum class Kind { kPools, kLeaderboard };
-  Kind kind = Kind::kPools;
-  std::string pool;
-  std::string model;
-  size_t limit = 0;
-};
-struct QueryReply {
-  int status = 200;
-  std::string body;  // JSON
-};
-// {"error": message}
-QueryReply JsonErrorReply(int status, const std::string& message);
-
 class Daemon {
  public:
   // Validates the configuration, creates the Kafka clients and the topics.
@@ -82,7 +68,9 @@ class Daemon {
   absl::Status Run(const std::atomic<bool>& stop);
 
   // Thread-safe: queued for the consumer thread; waits at most `timeout`.
-  QueryReply Ask(Query query, absl::Duration timeout);
+  QueryReply Ask(Query query, absl::Duration timeout) {
+    return queries_.Ask(std::move(query), timeout);
+  }
   bool ready() const { return ready_.load(); }
 
  private:
@@ -154,9 +142,7 @@ class Daemon {
   std::mutex written_mu_;
   std::vector<Written> written_;
 
-  std::mutex queries_mu_;
-  std::deque<std::pair<Query, std::shared_ptr<std::promise<QueryReply>>>> queries_;
-  std::atomic<bool> has_queries_{false};
+  QueryQueue queries_;
   std::atomic<bool> ready_{false};
 
   // Declared last: destroyed (joined) first, while everything above still exists.
