@@ -6,11 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "daemon/batch_methods.h"
+#include "daemon/json_output.h"
 #include "daemon/model_params.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/util/json_util.h"
-#include "google/protobuf/util/type_resolver_util.h"
 #include "ratings/pool.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -82,23 +80,24 @@ absl::StatusOr<std::string> ChoosePool(const RateConfig& config,
       pools.size() > 5 ? ", ..." : "", "); ratings never mix pools: choose one with --pool"));
 }
 
-}  // namespace
-
-std::vector<std::string> RateMethods() { return {"elo", "sco", "ml"}; }
-
-absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
+absl::Status CheckMethod(const std::string& method) {
   const std::vector<std::string> methods = RateMethods();
-  if (std::find(methods.begin(), methods.end(), config.method) == methods.end()) {
-    return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", config.method,
+  if (std::find(methods.begin(), methods.end(), method) == methods.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", method,
                                                    "'; known: ", absl::StrJoin(methods, ", ")));
   }
-  ratings::PoolOptions options = OptionsFor(config.method);
-  options.seed = config.seed;
-  for (const std::string& p : config.params) {
-    RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
-  }
-  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  return absl::OkStatus();
+}
 
+}  // namespace
+
+std::vector<std::string> RateMethods() {
+  std::vector<std::string> methods = {"elo", "sco", "ml"};
+  for (const std::string& m : BatchMethodNames()) methods.push_back(m);
+  return methods;
+}
+
+absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
   ratings::io::Format format;
   if (config.format.has_value()) {
     format = *config.format;
@@ -106,11 +105,34 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
     ASSIGN_OR_RETURN(format, ratings::io::InferFormat(config.input));
   }
   ASSIGN_OR_RETURN(ratings::io::ReadOutput input,
-                   ratings::io::ReadResultsFile(config.input, format, options.limits));
+                   ratings::io::ReadResultsFile(config.input, format, ratings::ResultLimits{}));
   ASSIGN_OR_RETURN(const std::string chosen, ChoosePool(config, input.records));
+  PoolRecords out;
+  out.skipped_votes = input.skipped_votes;
+  for (ratings::io::ResultRecord& record : input.records) {
+    if (record.pool == chosen) out.records.push_back(std::move(record));
+  }
+  return out;
+}
 
-  for (const ratings::io::ResultRecord& record : input.records) {
-    if (record.pool != chosen) continue;
+absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
+  RETURN_IF_ERROR(CheckMethod(config.method));
+  ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
+  return RateRecords(config, input.records, input.skipped_votes);
+}
+
+absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
+                                             absl::Span<const ratings::io::ResultRecord> records,
+                                             int64_t skipped_votes) {
+  RETURN_IF_ERROR(CheckMethod(config.method));
+  if (IsBatchMethod(config.method)) return RateBatch(config, records, skipped_votes);
+  ratings::PoolOptions options = OptionsFor(config.method);
+  options.seed = config.seed;
+  for (const std::string& p : config.params) {
+    RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+  }
+  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  for (const ratings::io::ResultRecord& record : records) {
     absl::Status applied = pool.Apply(record.result);
     if (!applied.ok()) {
       return absl::InvalidArgumentError(
@@ -125,7 +147,7 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   auto& extra = *report.mutable_extra()->mutable_fields();
   *extra["params"].mutable_struct_value() = ParamsOf(config.method, options);
   extra["seed"] = Number(static_cast<double>(config.seed));
-  extra["skipped_votes"] = Number(static_cast<double>(input.skipped_votes));
+  extra["skipped_votes"] = Number(static_cast<double>(skipped_votes));
 
   if (const ratings::Elo* elo = pool.elo()) {
     AddRanking(ratings::RankByRating(elo->ratings(), pool.index()), pool.index(), report);
@@ -151,31 +173,7 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
 }
 
 absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report) {
-  // Serialise deterministically (sorted map keys) and print from the bytes: the
-  // message-based printer would walk Struct's hash map in a per-process order.
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    if (!report.SerializeToCodedStream(&coded)) {
-      return absl::InternalError("cannot serialise the rating report");
-    }
-  }
-  static google::protobuf::util::TypeResolver* const resolver =
-      google::protobuf::util::NewTypeResolverForDescriptorPool(
-          "type.googleapis.com", google::protobuf::DescriptorPool::generated_pool());
-  google::protobuf::util::JsonPrintOptions json;
-  json.always_print_primitive_fields = true;
-  json.preserve_proto_field_names = true;
-  std::string out;
-  const auto status = google::protobuf::util::BinaryToJsonString(
-      resolver, absl::StrCat("type.googleapis.com/", report.GetDescriptor()->full_name()), bytes,
-      &out, json);
-  if (!status.ok()) {
-    return absl::InternalError(absl::StrCat("cannot print the report: ", status.ToString()));
-  }
-  return out;
+  return DeterministicJson(report);
 }
 
 std::string ReportToTable(const v1::RatingReport& report) {
