@@ -117,6 +117,18 @@ absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
 
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   RETURN_IF_ERROR(CheckMethod(config.method));
+  // Bad parameters are reported before the input is read.
+  if (IsBatchMethod(config.method)) {
+    RateConfig quiet = config;
+    quiet.progress = nullptr;
+    RETURN_IF_ERROR(RateBatch(quiet, {}, 0).status());
+  } else {
+    ratings::PoolOptions options = OptionsFor(config.method);
+    for (const std::string& p : config.params) {
+      RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+    }
+    RETURN_IF_ERROR(ratings::Pool::Create(options).status());
+  }
   ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
   return RateRecords(config, input.records, input.skipped_votes);
 }
