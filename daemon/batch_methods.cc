@@ -95,8 +95,10 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     ratings::BradleyTerryOptions bt;
     ratings::PermutedEloOptions permuted;
     permuted.permutations = 0;  // 0 = the MM fit
+    int64_t accelerate = 1;
     const std::vector<NumericParam> params = {
         {"prior", &bt.prior},
+        {"accelerate", &accelerate},
         {"anchor", &bt.anchor},
         {"tolerance", &bt.tolerance},
         {"max_iterations", &bt.max_iterations},
@@ -106,6 +108,11 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     };
     RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
     *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    if (accelerate != 0 && accelerate != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param accelerate (elo-bt): must be 0 or 1, got ", accelerate));
+    }
+    bt.accelerate = accelerate == 1;
     if (permuted.permutations < 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "elo-bt: permutations must be >= 0 (0 = MM fit), got ", permuted.permutations));

@@ -58,6 +58,7 @@ constexpr char kUsage[] =
     "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096),\n"
     "       support_threshold (1e-3, pruning of leftover probability; 0 = off)\n"
     "  elo-bt:    prior (2), anchor (1500), tolerance (1e-4), max_iterations (10000),\n"
+    "             accelerate (1 = SQUAREM, 0 = plain MM),\n"
     "             permutations (0 = Hunter MM fit; N = mean of N shuffled online Elo runs,\n"
     "             with k (32) and initial (1500))\n"
     "  sco-batch: batch (32), iterations (10000), alpha (0.01), tau (1), min (0), max (100)\n"
@@ -137,7 +138,12 @@ int Rate(std::vector<std::string> params) {
   auto report = ratingd::RunRate(config);
   if (!report.ok()) return Fail(std::string(report.status().message()));
   const auto& extra = report->extra().fields();
-  if (auto it = extra.find("converged"); it != extra.end() && !it->second.bool_value()) {
+  if (auto it = extra.find("converged");
+      config.method == "elo-bt" && it != extra.end() && !it->second.bool_value()) {
+    std::cerr << "ratingctl: warning: elo-bt stopped at max_iterations; the last iteration "
+                 "still moved a rating by "
+              << extra.at("last_change").number_value() << " Elo points\n";
+  } else if (it != extra.end() && !it->second.bool_value()) {
     std::cerr << "ratingctl: warning: ml stopped at max_iterations with exploitability "
               << extra.at("exploitability").number_value() << " above the target\n";
   }

@@ -73,6 +73,65 @@ bool StronglyConnected(size_t n, absl::Span<const PairCount> pairs) {
   return true;
 }
 
+// The MM map F of Hunter (2004) Eq. (3) and the log-posterior it increases.
+class MmMap {
+ public:
+  MmMap(size_t n, absl::Span<const PairCount> pairs, double prior)
+      : n_(n), pairs_(pairs), prior_(prior), wins_(n, prior / 2.0), denominator_(n) {
+    // W_i includes the prior's half of the virtual draws.
+    for (const PairCount& p : pairs) {
+      wins_[p.a] += p.n_ab;
+      wins_[p.b] += p.n_ba;
+    }
+  }
+
+  // out = F(gamma): gamma_i <- W_i / sum_j N_ij / (gamma_i + gamma_j), all i at once; the
+  // prior adds its virtual games against gamma = 1. Returns the largest |log change|.
+  double Apply(const std::vector<double>& gamma, std::vector<double>& out) {
+    std::fill(denominator_.begin(), denominator_.end(), 0.0);
+    for (const PairCount& p : pairs_) {
+      const double games = (p.n_ab + p.n_ba) / (gamma[p.a] + gamma[p.b]);
+      denominator_[p.a] += games;
+      denominator_[p.b] += games;
+    }
+    out.resize(n_);
+    double log_sum = 0.0;
+    for (size_t i = 0; i < n_; ++i) {
+      const double d = denominator_[i] + prior_ / (gamma[i] + 1.0);
+      out[i] = d > 0 ? wins_[i] / d : gamma[i];  // no games, no prior: stays
+      if (prior_ == 0) log_sum += std::log(out[i]);
+    }
+    // Without a prior the likelihood is invariant to scaling all gamma: fix the
+    // geometric mean at 1 so that the mean rating is the anchor.
+    const double scale = prior_ == 0 && n_ > 0 ? std::exp(-log_sum / n_) : 1.0;
+    double change = 0.0;
+    for (size_t i = 0; i < n_; ++i) {
+      out[i] *= scale;
+      change = std::max(change, std::abs(std::log(out[i] / gamma[i])));
+    }
+    return change;
+  }
+
+  // sum_i W_i ln gamma_i - sum_pairs N ln(gamma_a + gamma_b) - prior sum_i ln(gamma_i + 1).
+  double LogPosterior(const std::vector<double>& gamma) const {
+    double total = 0.0;
+    for (size_t i = 0; i < n_; ++i) {
+      total += wins_[i] * std::log(gamma[i]) - prior_ * std::log1p(gamma[i]);
+    }
+    for (const PairCount& p : pairs_) {
+      total -= (p.n_ab + p.n_ba) * std::log(gamma[p.a] + gamma[p.b]);
+    }
+    return total;
+  }
+
+ private:
+  size_t n_;
+  absl::Span<const PairCount> pairs_;
+  double prior_;
+  std::vector<double> wins_;
+  std::vector<double> denominator_;
+};
+
 }  // namespace
 
 absl::StatusOr<BradleyTerryFit> FitBradleyTerry(size_t n, absl::Span<const PairCount> pairs,
@@ -86,46 +145,66 @@ absl::StatusOr<BradleyTerryFit> FitBradleyTerry(size_t n, absl::Span<const PairC
         "maximum-likelihood ratings diverge. Use prior > 0");
   }
   // gamma_i = 10^((r_i - anchor)/400); the reference agent of the prior has gamma 1.
-  // Wins W_i include the prior's half of the virtual draws.
-  std::vector<double> wins(n, options.prior / 2.0);
-  for (const PairCount& p : pairs) {
-    wins[p.a] += p.n_ab;
-    wins[p.b] += p.n_ba;
-  }
-  std::vector<double> gamma(n, 1.0);
-  std::vector<double> denominator(n);
+  MmMap mm(n, pairs, options.prior);
+  std::vector<double> gamma(n, 1.0), g1, g2, jump, g3;
   BradleyTerryFit fit;
   const double kEloPerLn = 400.0 / std::log(10.0);
+  const double tolerance = options.tolerance / kEloPerLn;  // in ln(gamma)
   const int64_t stride = ProgressStride(options.max_iterations);
-  for (int64_t it = 1; it <= options.max_iterations; ++it) {
-    // Hunter (2004) Eq. (3): gamma_i <- W_i / sum_j N_ij / (gamma_i + gamma_j), all i at
-    // once from the previous gamma; the prior adds its virtual games against gamma = 1.
-    std::fill(denominator.begin(), denominator.end(), 0.0);
-    for (const PairCount& p : pairs) {
-      const double games = (p.n_ab + p.n_ba) / (gamma[p.a] + gamma[p.b]);
-      denominator[p.a] += games;
-      denominator[p.b] += games;
-    }
-    double log_sum = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-      const double d = denominator[i] + options.prior / (gamma[i] + 1.0);
-      const double updated = d > 0 ? wins[i] / d : gamma[i];  // no games, no prior: stays
-      denominator[i] = updated;                               // reused as the new gamma
-      if (options.prior == 0) log_sum += std::log(updated);
-    }
-    // Without a prior the likelihood is invariant to scaling all gamma: fix the
-    // geometric mean at 1 so that the mean rating is the anchor.
-    const double scale = options.prior == 0 && n > 0 ? std::exp(-log_sum / n) : 1.0;
-    double change = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-      const double updated = denominator[i] * scale;
-      change = std::max(change, std::abs(std::log(updated / gamma[i])) * kEloPerLn);
-      gamma[i] = updated;
-    }
+  int64_t it = 0;
+  // One evaluation of F, counted, with the convergence test on its move.
+  auto step = [&](const std::vector<double>& from, std::vector<double>& to) {
+    const double change = mm.Apply(from, to);
+    ++it;
     fit.iterations = it;
-    fit.last_change = change;
-    if (progress && (it % stride == 0)) progress(it, options.max_iterations);
-    if (change <= options.tolerance) {
+    fit.last_change = change * kEloPerLn;
+    if (progress && it % stride == 0) progress(it, options.max_iterations);
+    return change <= tolerance;
+  };
+  while (it < options.max_iterations) {
+    if (!options.accelerate || options.max_iterations - it < 3) {
+      g1.swap(gamma);
+      const bool done = step(g1, gamma);
+      if (done) {
+        fit.converged = true;
+        break;
+      }
+      continue;
+    }
+    // SQUAREM (Varadhan & Roland 2008, scheme S3) on ln(gamma): two MM steps, an
+    // extrapolation along them, and one MM step from there. MM converges linearly and
+    // slowly when some agents have many games; this keeps its monotone ascent (the jump
+    // is kept only if it does not lower the log-posterior) at far fewer steps.
+    if (step(gamma, g1)) {
+      gamma.swap(g1);
+      fit.converged = true;
+      break;
+    }
+    if (step(g1, g2)) {
+      gamma.swap(g2);
+      fit.converged = true;
+      break;
+    }
+    double rr = 0.0, vv = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      const double r = std::log(g1[i] / gamma[i]);
+      const double v = std::log(g2[i] / g1[i]) - r;
+      rr += r * r;
+      vv += v * v;
+    }
+    const double alpha = vv > 0 ? std::min(-1.0, -std::sqrt(rr / vv)) : -1.0;
+    jump.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const double x0 = std::log(gamma[i]);
+      const double r = std::log(g1[i]) - x0;
+      const double v = std::log(g2[i]) - std::log(g1[i]) - r;
+      jump[i] = std::exp(x0 - 2 * alpha * r + alpha * alpha * v);
+    }
+    const double l_jump = mm.LogPosterior(jump);
+    if (!std::isfinite(l_jump) || l_jump < mm.LogPosterior(g2)) jump.swap(g2);
+    const bool done = step(jump, g3);
+    gamma.swap(g3);
+    if (done) {
       fit.converged = true;
       break;
     }

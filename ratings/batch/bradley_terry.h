@@ -35,8 +35,12 @@ struct BradleyTerryOptions {
   // Stop when no rating moves by more than this many Elo points in one MM iteration.
   // Default 1e-4.
   double tolerance = 1e-4;
-  // Iteration cap. Default 10000.
+  // Cap on MM steps (evaluations of Hunter's update). Default 10000.
   int64_t max_iterations = 10000;
+  // SQUAREM acceleration of the MM steps (Varadhan & Roland 2008): the same fixed point
+  // in far fewer steps when MM is slow; every jump is checked not to lower the
+  // log-posterior. Default on; off gives plain MM, one step per iteration.
+  bool accelerate = true;
 };
 
 struct BradleyTerryFit {

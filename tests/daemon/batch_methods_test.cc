@@ -52,8 +52,8 @@ TEST(BatchMethodsTest, EloBtOnJsonlMatchesTheClosedForm) {
   EXPECT_EQ(extra.at("pairs").number_value(), 1);
   EXPECT_TRUE(extra.at("converged").bool_value());
   EXPECT_THAT(Keys(extra.at("params").struct_value()),
-              UnorderedElementsAre("prior", "anchor", "tolerance", "max_iterations", "permutations",
-                                   "k", "initial"));
+              UnorderedElementsAre("prior", "accelerate", "anchor", "tolerance", "max_iterations",
+                                   "permutations", "k", "initial"));
   EXPECT_EQ(extra.at("params").struct_value().fields().at("prior").number_value(), 0);
 }
 

