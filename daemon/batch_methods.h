@@ -26,8 +26,9 @@ bool IsBatchMethod(absl::string_view method);
 // Rates `records` with config.method (one of BatchMethodNames()). Parameters
 // (--param key=value, defaults in brackets; all land in extra.params):
 //   elo-bt:    prior [2], anchor [1500], tolerance [1e-4], max_iterations [10000],
-//              accelerate [1] (SQUAREM on; 0 = plain MM), permutations [0]; with permutations > 0 the permutation-averaged online
-//              Elo (elo-uncovered.md §7) replaces the MM fit, with k [32] and initial [1500].
+//              accelerate [1] (SQUAREM; 0 = plain MM), permutations [0]; with
+//              permutations > 0 the permutation-averaged online Elo (elo-uncovered.md
+//              §7) replaces the MM fit, with k [32] and initial [1500].
 //   sco-batch: batch [32], iterations [10000], alpha [0.01], tau [1], min [0], max [100].
 //   sco-fy:    batch [32], iterations [10000], alpha [0.01], epsilon [1], samples [1],
 //              min [0], max [100].
