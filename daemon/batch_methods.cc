@@ -117,6 +117,9 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
       return absl::InvalidArgumentError(absl::StrCat(
           "elo-bt: permutations must be >= 0 (0 = MM fit), got ", permuted.permutations));
     }
+    // Both variants' options are checked whichever runs, so a typo never passes silently.
+    RETURN_IF_ERROR(ratings::FitBradleyTerry(0, {}, bt).status());
+    RETURN_IF_ERROR(ratings::Elo::Create(permuted.elo).status());
     const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(votes);
     extra["pairs"] = Number(static_cast<double>(pairs.size()));
     if (permuted.permutations > 0) {

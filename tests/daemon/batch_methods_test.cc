@@ -126,6 +126,12 @@ TEST(BatchMethodsTest, BadParamsNameTheParameter) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("expected key=value")));
   EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"permutations=-1"}}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("permutations")));
+  // Options of the variant not run are still checked.
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"permutations=5", "prior=-1"}})
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("prior")));
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"k=-1"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("k")));
   // prior = 0 with an unbeaten agent: the MLE does not exist.
   EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"prior=0"}}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("strongly connected")));
