@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/json_output.h"
 #include "daemon/pool_report.h"
 #include "daemon/rank_disagreement.h"
 #include "daemon/result_decoder.h"

@@ -10,6 +10,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "daemon/json_output.h"
 #include "daemon/kafka_util.h"
 #include "daemon/pool_report.h"
 #include "google/protobuf/struct.pb.h"

@@ -5,10 +5,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/model_params.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/util/json_util.h"
-#include "google/protobuf/util/type_resolver_util.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
 
@@ -74,34 +70,6 @@ absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Po
         absl::StrCat("unknown model '", model, "'; known: elo, sco, ml"));
   }
   return report;
-}
-
-absl::StatusOr<std::string> DeterministicJson(const google::protobuf::Message& report) {
-  // Serialise deterministically (sorted map keys) and print from the bytes: the
-  // message-based printer would walk Struct's hash map in a per-process order.
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    if (!report.SerializeToCodedStream(&coded)) {
-      return absl::InternalError("cannot serialise the message");
-    }
-  }
-  static google::protobuf::util::TypeResolver* const resolver =
-      google::protobuf::util::NewTypeResolverForDescriptorPool(
-          "type.googleapis.com", google::protobuf::DescriptorPool::generated_pool());
-  google::protobuf::util::JsonPrintOptions json;
-  json.always_print_primitive_fields = true;
-  json.preserve_proto_field_names = true;
-  std::string out;
-  const auto status = google::protobuf::util::BinaryToJsonString(
-      resolver, absl::StrCat("type.googleapis.com/", report.GetDescriptor()->full_name()), bytes,
-      &out, json);
-  if (!status.ok()) {
-    return absl::InternalError(absl::StrCat("cannot print the message: ", status.ToString()));
-  }
-  return out;
 }
 
 }  // namespace ratingd

@@ -23,8 +23,4 @@ namespace ratingd {
 absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Pool& pool,
                                             size_t limit);
 
-// One JSON document (protobuf's JSON printer; proto field names; zero values printed;
-// map keys sorted, so equal messages give byte-identical text). No trailing newline.
-absl::StatusOr<std::string> DeterministicJson(const google::protobuf::Message& message);
-
 }  // namespace ratingd

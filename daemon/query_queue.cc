@@ -1,5 +1,6 @@
 #include "daemon/query_queue.h"
 
+#include "daemon/json_output.h"
 #include "daemon/pool_report.h"
 #include "google/protobuf/struct.pb.h"
 

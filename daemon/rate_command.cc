@@ -6,6 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "daemon/batch_methods.h"
+#include "daemon/json_output.h"
 #include "daemon/model_params.h"
 #include "daemon/pool_report.h"
 #include "ratings/pool.h"
@@ -37,23 +39,24 @@ absl::StatusOr<std::string> ChoosePool(const RateConfig& config,
       pools.size() > 5 ? ", ..." : "", "); ratings never mix pools: choose one with --pool"));
 }
 
-}  // namespace
-
-std::vector<std::string> RateMethods() { return {"elo", "sco", "ml"}; }
-
-absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
+absl::Status CheckMethod(const std::string& method) {
   const std::vector<std::string> methods = RateMethods();
-  if (std::find(methods.begin(), methods.end(), config.method) == methods.end()) {
-    return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", config.method,
+  if (std::find(methods.begin(), methods.end(), method) == methods.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", method,
                                                    "'; known: ", absl::StrJoin(methods, ", ")));
   }
-  ratings::PoolOptions options = OptionsFor(config.method);
-  options.seed = config.seed;
-  for (const std::string& p : config.params) {
-    RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
-  }
-  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  return absl::OkStatus();
+}
 
+}  // namespace
+
+std::vector<std::string> RateMethods() {
+  std::vector<std::string> methods = {"elo", "sco", "ml"};
+  for (const std::string& m : BatchMethodNames()) methods.push_back(m);
+  return methods;
+}
+
+absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
   ratings::io::Format format;
   if (config.format.has_value()) {
     format = *config.format;
@@ -61,11 +64,46 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
     ASSIGN_OR_RETURN(format, ratings::io::InferFormat(config.input));
   }
   ASSIGN_OR_RETURN(ratings::io::ReadOutput input,
-                   ratings::io::ReadResultsFile(config.input, format, options.limits));
+                   ratings::io::ReadResultsFile(config.input, format, ratings::ResultLimits{}));
   ASSIGN_OR_RETURN(const std::string chosen, ChoosePool(config, input.records));
+  PoolRecords out;
+  out.skipped_votes = input.skipped_votes;
+  for (ratings::io::ResultRecord& record : input.records) {
+    if (record.pool == chosen) out.records.push_back(std::move(record));
+  }
+  return out;
+}
 
-  for (const ratings::io::ResultRecord& record : input.records) {
-    if (record.pool != chosen) continue;
+absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
+  RETURN_IF_ERROR(CheckMethod(config.method));
+  // Bad parameters are reported before the input is read.
+  if (IsBatchMethod(config.method)) {
+    RateConfig quiet = config;
+    quiet.progress = nullptr;
+    RETURN_IF_ERROR(RateBatch(quiet, {}, 0).status());
+  } else {
+    ratings::PoolOptions options = OptionsFor(config.method);
+    for (const std::string& p : config.params) {
+      RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+    }
+    RETURN_IF_ERROR(ratings::Pool::Create(options).status());
+  }
+  ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
+  return RateRecords(config, input.records, input.skipped_votes);
+}
+
+absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
+                                             absl::Span<const ratings::io::ResultRecord> records,
+                                             int64_t skipped_votes) {
+  RETURN_IF_ERROR(CheckMethod(config.method));
+  if (IsBatchMethod(config.method)) return RateBatch(config, records, skipped_votes);
+  ratings::PoolOptions options = OptionsFor(config.method);
+  options.seed = config.seed;
+  for (const std::string& p : config.params) {
+    RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+  }
+  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  for (const ratings::io::ResultRecord& record : records) {
     absl::Status applied = pool.Apply(record.result);
     if (!applied.ok()) {
       return absl::InvalidArgumentError(
@@ -75,7 +113,7 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
 
   ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(config.method, pool, 0));
   (*report.mutable_extra()->mutable_fields())["skipped_votes"].set_number_value(
-      static_cast<double>(input.skipped_votes));
+      static_cast<double>(skipped_votes));
   return report;
 }
 

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "ratingd/v1/report.pb.h"
 #include "ratings/io/read_results.h"
+#include "ratings/progress.h"
 
 namespace ratingd {
 
@@ -20,6 +22,7 @@ struct RateConfig {
   std::vector<std::string> params = {};            // "key=value", see model_params.h
   uint64_t seed = 0;                               // the pool's generator seed
   std::string pool = {};                           // JSONL: rate only this pool
+  ratings::ProgressFn progress = {};               // batch methods report progress here
 };
 
 // The methods RunRate knows, for help texts.
@@ -34,6 +37,21 @@ std::vector<std::string> RateMethods();
 //                skipped_votes (PrefLib votes with no pairwise information);
 //   ml: lottery (agent -> probability), exploitability, iterations, converged, variant.
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config);
+
+// The records RunRate rates: config.input read in config.format (or by extension), of
+// the one pool it holds or config.pool. Errors as RunRate's for reading.
+struct PoolRecords {
+  std::vector<ratings::io::ResultRecord> records;  // file order
+  int64_t skipped_votes = 0;                       // see ReadOutput
+};
+absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config);
+
+// What RunRate does after reading: rates `records` (all of one pool; config.input and
+// config.pool are used in messages only) with config.method, config.params and
+// config.seed. The same report and errors as RunRate. `eval` uses it on train splits.
+absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
+                                             absl::Span<const ratings::io::ResultRecord> records,
+                                             int64_t skipped_votes);
 
 // One JSON document (protobuf's JSON printer; proto field names; zero values printed;
 // map keys sorted, so equal reports give byte-identical text). No trailing newline.

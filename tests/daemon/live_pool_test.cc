@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/json_output.h"
 #include "daemon/partition_state.h"
 #include "daemon/pool_report.h"
 #include "gmock/gmock.h"

@@ -1,0 +1,196 @@
+#include "ratings/batch/sco_batch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "ratings/seeded_draws.h"
+
+namespace ratings {
+namespace {
+
+absl::Status CheckCommon(const char* method, int64_t batch, int64_t iterations, double alpha,
+                         double min, double max) {
+  if (batch < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(method, ": batch must be >= 1, got ", batch));
+  }
+  if (iterations < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(method, ": iterations must be >= 0, got ", iterations));
+  }
+  if (!std::isfinite(alpha) || alpha <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(method, ": alpha must be finite and > 0, got ", alpha));
+  }
+  if (!std::isfinite(min) || !std::isfinite(max) || !(min < max)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(method, ": need finite min < max, got [", min, ", ", max, "]"));
+  }
+  return absl::OkStatus();
+}
+
+// The gradient of one batch as (agent, partial derivative) entries, one per agent per
+// sampled vote: O(batch * k) to build and apply, never O(agents), and no dense scratch
+// arrays to miss in cache at 53k agents.
+class BatchGradient {
+ public:
+  void Add(AgentId a, double g) { entries_.push_back({a, g}); }
+
+  // theta_a <- clip(theta_a + scale * sum of a's entries) (Algorithm 1 line 4: every sum
+  // is taken before any clipping), then clears.
+  void ApplyAndClear(double scale, double min, double max, std::vector<double>& theta) {
+    for (const auto& [a, g] : entries_) theta[a] += scale * g;
+    for (const auto& [a, g] : entries_) theta[a] = std::clamp(theta[a], min, max);
+    entries_.clear();
+  }
+
+ private:
+  std::vector<std::pair<AgentId, double>> entries_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const ScoBatchOptions& o,
+                                                  const ProgressFn& progress) {
+  if (absl::Status s = CheckCommon("sco-batch", o.batch, o.iterations, o.alpha, o.min, o.max);
+      !s.ok()) {
+    return s;
+  }
+  if (!std::isfinite(o.tau) || o.tau <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sco-batch: tau must be finite and > 0, got ", o.tau));
+  }
+  const size_t n = votes.num_agents();
+  // Algorithm 1's theta^0 is the midpoint of the box (the paper writes (max - min)/2,
+  // which is the midpoint for its min = 0).
+  std::vector<double> theta(n, (o.min + o.max) / 2.0);
+  if (votes.size() == 0) return theta;
+  BatchGradient gradient;
+  std::mt19937_64 rng(o.seed);
+  const int64_t stride = ProgressStride(o.iterations);
+  const double inv_tau = 1.0 / o.tau;
+  // With e_i = exp((theta_i - top)/tau), s = sigma((theta_c - theta_a)/tau) = e_c/(e_a+e_c)
+  // and s(1-s) = e_a e_c / (e_a + e_c)^2: k exponentials per vote instead of k(k-1)/2.
+  // Exact unless e underflows, which cannot happen while (max - min)/tau <= 600.
+  const bool shared_exponentials = (o.max - o.min) * inv_tau <= 600.0;
+  absl::InlinedVector<double, 16> e, g;
+  // The batch is gathered in stages (draw all votes, then read their agents' ratings, then
+  // compute) so that the random memory reads of one stage overlap instead of queueing
+  // behind each vote's arithmetic: at 53k agents these reads, not the arithmetic, bound
+  // the step (BENCHMARKS.md).
+  std::vector<IndexedResult> batch(static_cast<size_t>(o.batch));
+  std::vector<double> gathered;
+  for (int64_t t = 1; t <= o.iterations; ++t) {
+    for (IndexedResult& v : batch) v = votes[UniformIndex(rng, votes.size())];
+    gathered.clear();
+    for (const IndexedResult& v : batch) {
+      for (AgentId a : v.agents) gathered.push_back(theta[a]);
+    }
+    const double* th = gathered.data();
+    for (const IndexedResult& v : batch) {
+      const size_t k = v.size();
+      e.resize(k);
+      g.assign(k, 0.0);
+      double top = th[0];
+      for (size_t i = 1; i < k; ++i) top = std::max(top, th[i]);
+      for (size_t i = 0; i < k; ++i) {
+        e[i] = shared_exponentials ? std::exp((th[i] - top) * inv_tau) : th[i];
+      }
+      th += k;
+      for (size_t i = 0; i < k; ++i) {
+        for (size_t j = i + 1; j < k; ++j) {
+          if (v.ranks[i] == v.ranks[j]) continue;
+          const bool i_above = v.ranks[i] < v.ranks[j];
+          const size_t a = i_above ? i : j;  // strictly above
+          const size_t c = i_above ? j : i;
+          // -d/dtheta_a sigma((theta_c - theta_a)/tau) = s(1-s)/tau (Eq. 5, 7).
+          double slope;
+          if (shared_exponentials) {
+            const double sum = e[a] + e[c];
+            slope = e[a] * e[c] / (sum * sum);
+          } else {
+            const double s = 1.0 / (1.0 + std::exp((e[a] - e[c]) * inv_tau));
+            slope = s * (1.0 - s);
+          }
+          const double move = v.weight * slope;
+          g[a] += move;
+          g[c] -= move;
+        }
+      }
+      for (size_t i = 0; i < k; ++i) gradient.Add(v.agents[i], g[i]);
+    }
+    gradient.ApplyAndClear(o.alpha * inv_tau, o.min, o.max, theta);
+    if (progress && t % stride == 0) progress(t, o.iterations);
+  }
+  if (progress) progress(o.iterations, o.iterations);
+  return theta;
+}
+
+absl::StatusOr<std::vector<double>> SolveScoFenchelYoung(const VoteSet& votes,
+                                                         const ScoFenchelYoungOptions& o,
+                                                         const ProgressFn& progress) {
+  if (absl::Status s = CheckCommon("sco-fy", o.batch, o.iterations, o.alpha, o.min, o.max);
+      !s.ok()) {
+    return s;
+  }
+  if (!std::isfinite(o.epsilon) || o.epsilon <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sco-fy: epsilon must be finite and > 0, got ", o.epsilon));
+  }
+  if (o.samples < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sco-fy: samples must be >= 1, got ", o.samples));
+  }
+  const size_t n = votes.num_agents();
+  std::vector<double> theta(n, (o.min + o.max) / 2.0);
+  if (votes.size() == 0) return theta;
+  BatchGradient gradient;
+  std::mt19937_64 rng(o.seed);
+  const int64_t stride = ProgressStride(o.iterations);
+  absl::InlinedVector<double, 16> perturbed, g;
+  for (int64_t t = 1; t <= o.iterations; ++t) {
+    for (int64_t b = 0; b < o.batch; ++b) {
+      const IndexedResult v = votes[UniformIndex(rng, votes.size())];
+      const size_t k = v.size();
+      perturbed.resize(k);
+      g.resize(k);
+      const double share = v.weight / static_cast<double>(o.samples);
+      for (size_t i = 0; i < k; ++i) {
+        // Observed rank y_i: agents strictly below, plus half of the tied others (the
+        // mean of the tied positions), so the best agent of a strict vote has k - 1.
+        double y = 0.0;
+        for (size_t j = 0; j < k; ++j) {
+          if (v.ranks[j] > v.ranks[i]) y += 1.0;
+          if (j != i && v.ranks[j] == v.ranks[i]) y += 0.5;
+        }
+        g[i] = -v.weight * y;
+      }
+      for (int64_t s = 0; s < o.samples; ++s) {
+        for (size_t i = 0; i < k; ++i) {
+          perturbed[i] = theta[v.agents[i]] + o.epsilon * StandardGumbel(rng);
+        }
+        // y*(theta_S + eps Z): the rank of each perturbed rating among the vote's agents.
+        for (size_t i = 0; i < k; ++i) {
+          double rank = 0.0;
+          for (size_t j = 0; j < k; ++j) {
+            if (perturbed[j] < perturbed[i] || (perturbed[j] == perturbed[i] && j > i)) {
+              rank += 1.0;
+            }
+          }
+          g[i] += share * rank;
+        }
+      }
+      for (size_t i = 0; i < k; ++i) gradient.Add(v.agents[i], g[i]);
+    }
+    // theta <- PROJ(theta - alpha g~_FY), g~_FY = (1/|B|) sum of the votes' gradients.
+    gradient.ApplyAndClear(-o.alpha / static_cast<double>(o.batch), o.min, o.max, theta);
+    if (progress && t % stride == 0) progress(t, o.iterations);
+  }
+  if (progress) progress(o.iterations, o.iterations);
+  return theta;
+}
+
+}  // namespace ratings
