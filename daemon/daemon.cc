@@ -204,10 +204,14 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
                    config_.brokers));
   while (!stop.load() && fatal_.ok()) {
     // A batch of records, then the housekeeping.
+    // Wait briefly for the first record while deliveries are outstanding, so their
+    // reports (end-to-end latency, errors) are not held back by an idle input.
+    const int wait_ms = producer_->outq_len() > 0 ? 1 : 20;
     for (int i = 0; i < 1000 && !stop.load(); ++i) {
-      std::unique_ptr<RdKafka::Message> message(consumer_->consume(i == 0 ? 20 : 0));
+      std::unique_ptr<RdKafka::Message> message(consumer_->consume(i == 0 ? wait_ms : 0));
       if (message->err() == RdKafka::ERR__TIMED_OUT) break;
       OnMessage(*message);
+      if (i % 256 == 255) producer_->poll(0);
     }
     producer_->poll(0);
     DrainMlSolutions();
@@ -275,6 +279,10 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
         &metrics_->LastRecordTimestamp(config_.results_topic, message.partition());
   }
   counters.consumed->Increment();
+  if (message.timestamp().type == RdKafka::MessageTimestamp::MSG_TIMESTAMP_CREATE_TIME) {
+    metrics_->ingest_latency().Observe(
+        static_cast<double>(NowMicros() / 1000 - message.timestamp().timestamp) / 1e3);
+  }
   const absl::string_view key =
       message.key_pointer() == nullptr
           ? absl::string_view()
@@ -291,7 +299,7 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
       return;
     }
     pool_partition_[d.record.pool] = partition.partition;
-    std::vector<v1::RankingDelta> deltas;
+    std::vector<v1::RankingDelta>& deltas = deltas_scratch_;
     std::optional<MlJob> job;
     const auto start = std::chrono::steady_clock::now();
     const bool was_refused = (*pool)->pool().ml() && (*pool)->pool().ml()->refused();
@@ -350,7 +358,7 @@ void Daemon::PublishDelta(const v1::RankingDelta& delta) {
       metrics_->TopChanges(delta.pool(), delta.model()).Increment();
     }
   }
-  std::string bytes;
+  std::string& bytes = bytes_scratch_;
   delta.SerializeToString(&bytes);
   const int64_t event_us =
       delta.has_event_time()

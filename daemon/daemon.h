@@ -118,6 +118,8 @@ class Daemon {
   absl::flat_hash_map<int32_t, PartitionCounters> partition_counters_;
   absl::flat_hash_map<std::string, prometheus::Counter*> pool_results_;
   absl::flat_hash_map<std::string, prometheus::Counter*> deltas_published_;
+  std::vector<v1::RankingDelta> deltas_scratch_;  // reused per record
+  std::string bytes_scratch_;
 
   // Leaderboards due: (pool, model) -> changed since the last publish.
   absl::flat_hash_set<std::pair<std::string, std::string>> dirty_;

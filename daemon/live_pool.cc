@@ -131,7 +131,10 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
                                                   std::optional<MlJob>* ml_job) {
   if (dedup_.Contains(game_id)) return Outcome::kDuplicate;
   // Ratings and ranks before the result, per model (nullopt: the agent is new).
-  Before elo_before, sco_before;
+  Before& elo_before = scratch_.elo_before;
+  Before& sco_before = scratch_.sco_before;
+  elo_before.clear();
+  sco_before.clear();
   for (const ratings::Standing& s : result.standings) {
     const ratings::AgentId* id = pool_.index().Find(s.agent);
     const auto before = [&](const ratings::RankedOrder& order) {
@@ -142,11 +145,16 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   }
   RETURN_IF_ERROR(pool_.Apply(result));
   dedup_.Insert(game_id);
-  std::vector<ratings::AgentId> ids;
+  std::vector<ratings::AgentId>& ids = scratch_.ids;
+  ids.clear();
   for (const ratings::Standing& s : result.standings) ids.push_back(*pool_.index().Find(s.agent));
 
-  const auto start = [&](const char* model, uint64_t sequence) {
-    v1::RankingDelta delta;
+  // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
+  size_t used = 0;
+  const auto start = [&](const char* model, uint64_t sequence) -> v1::RankingDelta& {
+    if (used == deltas->size()) deltas->emplace_back();
+    v1::RankingDelta& delta = (*deltas)[used++];
+    delta.Clear();
     delta.set_pool(name_);
     delta.set_model(model);
     delta.set_sequence(sequence);
@@ -156,17 +164,16 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     return delta;
   };
   if (const ratings::Elo* elo = pool_.elo()) {
-    v1::RankingDelta delta = start("elo", elo_sequence_ + 1);
+    v1::RankingDelta& delta = start("elo", elo_sequence_ + 1);
     AppendDelta("elo", elo_order_, elo->ratings(), elo->options().initial, elo_sequence_, ids,
                 elo_before, delta);
-    deltas->push_back(std::move(delta));
   }
   if (const ratings::Sco* sco = pool_.sco()) {
-    v1::RankingDelta delta = start("sco", sco_sequence_ + 1);
+    v1::RankingDelta& delta = start("sco", sco_sequence_ + 1);
     const double mid = (sco->options().min + sco->options().max) / 2;
     AppendDelta("sco", sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
-    deltas->push_back(std::move(delta));
   }
+  deltas->resize(used);
   const ratings::MaximalLottery* ml = pool_.ml();
   if (ml != nullptr && !ml->refused() && config_.ml_solve_every > 0 &&
       pool_.results() % config_.ml_solve_every == 0) {
@@ -187,7 +194,8 @@ void LivePool::AppendDelta(const char* /*model*/, ratings::RankedOrder& order,
                            const std::vector<ratings::AgentId>& ids, const Before& before,
                            v1::RankingDelta& delta) {
   ++sequence;
-  std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
+  std::vector<std::pair<ratings::AgentId, uint32_t>>& displaced = scratch_.displaced;
+  displaced.clear();
   // New agents join the order first (in standing order, at their new rating), then the
   // others move; every agent passed is recorded with its rank before the move.
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -199,11 +207,13 @@ void LivePool::AppendDelta(const char* /*model*/, ratings::RankedOrder& order,
   for (size_t i = 0; i < ids.size(); ++i) {
     if (before[i].has_value()) order.Set(ids[i], ratings[ids[i]], &displaced);
   }
-  absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;  // rank before this result
+  absl::flat_hash_map<ratings::AgentId, uint32_t>& first_rank = scratch_.first_rank;
+  first_rank.clear();  // rank before this result
   for (size_t i = 0; i < ids.size(); ++i) {
     first_rank[ids[i]] = before[i] ? before[i]->second : 0;
   }
-  std::vector<std::pair<uint32_t, ratings::AgentId>> others;  // (new rank, agent)
+  std::vector<std::pair<uint32_t, ratings::AgentId>>& others = scratch_.others;
+  others.clear();  // (new rank, agent)
   for (const auto& [agent, rank] : displaced) {
     if (first_rank.emplace(agent, rank).second) others.emplace_back(0, agent);
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "daemon/dedup_window.h"
 #include "google/protobuf/timestamp.pb.h"
@@ -63,7 +64,8 @@ class LivePool {
 
   enum class Outcome { kApplied, kDuplicate };
   // Applies a result unless its game id is in the window (kDuplicate: nothing changes).
-  // Appends one delta per enabled elo/sco model (sequence + 1 each) to *deltas, and sets
+  // Replaces *deltas by one delta per enabled elo/sco model (sequence + 1 each; the
+  // messages already there are reused, so a caller keeping the vector allocates little), and sets
   // *ml_job when an ml solve is due (every ml_solve_every results). InvalidArgument if the
   // result is invalid (callers validate first; the pool is then unchanged).
   absl::StatusOr<Outcome> Apply(const ratings::Result& result, const std::string& game_id,
@@ -112,6 +114,16 @@ class LivePool {
   std::vector<double> ml_last_rating_;
   std::vector<double> ml_last_lottery_;
   double ml_exploitability_ = 0.0;
+
+  // Per-result buffers, kept to avoid allocations on the hot path.
+  struct Scratch {
+    std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before;
+    std::vector<ratings::AgentId> ids;
+    std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
+    absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;
+    std::vector<std::pair<uint32_t, ratings::AgentId>> others;
+  };
+  Scratch scratch_;
 };
 
 }  // namespace ratingd

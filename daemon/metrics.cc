@@ -61,6 +61,13 @@ Metrics::Metrics(size_t max_pools)
                      .Help("Result event time to delta acknowledged by the broker")
                      .Register(r)
                      .Add({}, LatencyBuckets());
+  ingest_ = &BuildHistogram()
+                 .Name("ratingd_ingest_latency_seconds")
+                 .Help(
+                     "Record timestamp (producer send time) to ratingd reading it: the "
+                     "input half of the end-to-end latency")
+                 .Register(r)
+                 .Add({}, LatencyBuckets());
   ml_solve_ = &BuildHistogram()
                    .Name("ratingd_ml_solve_duration_seconds")
                    .Help("Regret-matching solve of one pool's maximal lottery (off the hot path)")

@@ -31,6 +31,7 @@ class Metrics {
   prometheus::Counter& duplicate() { return *duplicate_; }
   prometheus::Histogram& update_duration() { return *update_duration_; }
   prometheus::Histogram& end_to_end_latency() { return *end_to_end_; }
+  prometheus::Histogram& ingest_latency() { return *ingest_; }
   prometheus::Histogram& ml_solve_duration() { return *ml_solve_; }
   prometheus::Counter& DeltasPublished(const std::string& model);
   prometheus::Counter& leaderboards_published() { return *leaderboards_; }
@@ -81,6 +82,7 @@ class Metrics {
   prometheus::Counter* duplicate_;
   prometheus::Histogram* update_duration_;
   prometheus::Histogram* end_to_end_;
+  prometheus::Histogram* ingest_;
   prometheus::Histogram* ml_solve_;
   prometheus::Counter* leaderboards_;
   prometheus::Counter* dlq_;

@@ -77,6 +77,8 @@ def main():
     ap.add_argument("--rate", type=float, default=10000)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--ml-solve-every", type=int, default=1000)
+    ap.add_argument("--ratingd-arg", action="append", default=[],
+                    help="extra ratingd flag, e.g. --ratingd-arg=--kafka=linger.ms=1")
     a = ap.parse_args()
     brokers = open(os.path.join(os.environ["KAFKA_DIR"], "bootstrap")).read().strip()
     work = tempfile.mkdtemp(prefix="ratingd-e2e-")
@@ -90,7 +92,7 @@ def main():
            "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
            "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, "snap"),
            "--snapshot-interval=10s", "--ml-solve-every=%d" % a.ml_solve_every,
-           "--http-address=127.0.0.1:%d" % http_port, "--metrics-address=127.0.0.1:%d" % metrics_port]
+           "--http-address=127.0.0.1:%d" % http_port, "--metrics-address=127.0.0.1:%d" % metrics_port] + a.ratingd_arg
     # Create the topics (ratingd does it at start), then stop it and load the backlog.
     d = subprocess.Popen(cmd, stderr=open(os.path.join(work, "create.log"), "w"))
     time.sleep(3)
@@ -129,9 +131,17 @@ def main():
     diff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(name + "_bucket")}
     upd = "ratingd_update_duration_seconds"
     udiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(upd + "_bucket")}
+    sol = "ratingd_ml_solve_duration_seconds"
+    sdiff = {k: m1[k] for k in m1 if k.startswith(sol + "_bucket")}
+    ing = "ratingd_ingest_latency_seconds"
+    idiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(ing + "_bucket")}
     d.terminate()
     d.wait()
     print(json.dumps({
+        "ml_solve_p50_ms": round(quantile(sdiff, sol, 0.5) * 1e3, 3),
+        "ml_solve_p99_ms": round(quantile(sdiff, sol, 0.99) * 1e3, 3),
+        "ingest_p50_ms": round(quantile(idiff, ing, 0.5) * 1e3, 3),
+        "ingest_p99_ms": round(quantile(idiff, ing, 0.99) * 1e3, 3),
         "results": a.results, "produce_rate_per_s": round(produce_rate),
         "ratingd_throughput_per_s": round(throughput),
         "latency_rate_per_s": a.rate, "latency_seconds": a.seconds,
