@@ -465,7 +465,15 @@ def case_sigterm():
         check(d.metric("ratingd_records_consumed_total") == 0,
               "replayed records after a clean shutdown")
         compare_with_rate(d, path, counts, models=("elo", "sco"))
-        print("ok: SIGTERM exits 0 in %.1f s with a snapshot; restart resumes without replay" % took)
+        # A second signal during the drain exits at once (status 130), without a snapshot.
+        start = time.time()
+        d.signal(signal.SIGTERM)
+        d.signal(signal.SIGINT)
+        code = d.wait(15)
+        check(code == 130, "second signal: exit status %d, expected 130" % code)
+        check(time.time() - start < 1.0, "second signal took %.2f s" % (time.time() - start))
+        print("ok: SIGTERM exits 0 in %.1f s with a snapshot; restart resumes without replay; "
+              "a second signal exits at once" % took)
     finally:
         d.stop()
 
