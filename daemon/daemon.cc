@@ -566,7 +566,7 @@ absl::Status Daemon::RestorePartition(int32_t partition, PartitionState* out) {
     return absl::OkStatus();
   }
   absl::StatusOr<PartitionState> state =
-      PartitionState::FromSnapshot(**snapshot, config_.pool, fingerprint_);
+      PartitionState::FromSnapshot(*std::move(*snapshot), config_.pool, fingerprint_);
   if (!state.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
   }

@@ -35,10 +35,11 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
   return std::unique_ptr<LivePool>(new LivePool(std::move(name), config, std::move(pool)));
 }
 
-absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(const v1::PoolSnapshot& s,
+absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapshot s,
                                                                  const LivePoolConfig& config) {
   ratings::PoolState state;
-  state.agents.assign(s.agents().begin(), s.agents().end());
+  state.agents.reserve(static_cast<size_t>(s.agents_size()));
+  for (std::string& name : *s.mutable_agents()) state.agents.push_back(std::move(name));
   state.results = s.results();
   state.elo = ToVector(s.elo());
   state.sco = ToVector(s.sco());

@@ -55,7 +55,8 @@ class LivePool {
   static absl::StatusOr<std::unique_ptr<LivePool>> Create(std::string name,
                                                           const LivePoolConfig& config);
   // InvalidArgument naming the problem if the snapshot does not fit the configuration.
-  static absl::StatusOr<std::unique_ptr<LivePool>> FromSnapshot(const v1::PoolSnapshot& snapshot,
+  // Takes the snapshot by value: agent names and game ids are moved out of it.
+  static absl::StatusOr<std::unique_ptr<LivePool>> FromSnapshot(v1::PoolSnapshot snapshot,
                                                                 const LivePoolConfig& config);
   LivePool(const LivePool&) = delete;
   LivePool& operator=(const LivePool&) = delete;

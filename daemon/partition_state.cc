@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -57,7 +56,7 @@ v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) c
   return s;
 }
 
-absl::StatusOr<PartitionState> PartitionState::FromSnapshot(const v1::Snapshot& s,
+absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
                                                             const LivePoolConfig& config,
                                                             const std::string& params_fingerprint) {
   if (s.format() != kSnapshotFormat) {
@@ -78,10 +77,11 @@ absl::StatusOr<PartitionState> PartitionState::FromSnapshot(const v1::Snapshot& 
   state.topic = s.offsets(0).topic();
   state.partition = s.offsets(0).partition();
   state.next_offset = s.offsets(0).next_offset();
-  for (const v1::PoolSnapshot& p : s.pools()) {
-    ASSIGN_OR_RETURN(std::unique_ptr<LivePool> pool, LivePool::FromSnapshot(p, config));
-    if (!state.pools.emplace(p.pool(), std::move(pool)).second) {
-      return absl::InvalidArgumentError(absl::StrCat("pool '", p.pool(), "' appears twice"));
+  for (v1::PoolSnapshot& p : *s.mutable_pools()) {
+    const std::string name = p.pool();
+    ASSIGN_OR_RETURN(std::unique_ptr<LivePool> pool, LivePool::FromSnapshot(std::move(p), config));
+    if (!state.pools.emplace(name, std::move(pool)).second) {
+      return absl::InvalidArgumentError(absl::StrCat("pool '", name, "' appears twice"));
     }
   }
   return state;
@@ -131,15 +131,18 @@ absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snap
 }
 
 absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return std::nullopt;
     return Errno("cannot open", path);
   }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+  std::string bytes(static_cast<size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    return Errno("cannot read", path);
+  }
   v1::Snapshot snapshot;
-  if (!snapshot.ParseFromString(bytes.str())) {
+  if (!snapshot.ParseFromString(bytes)) {
     return absl::DataLossError(absl::StrCat(path, ": not a ratingd snapshot (cannot parse)"));
   }
   return snapshot;

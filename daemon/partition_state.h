@@ -29,7 +29,7 @@ struct PartitionState {
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
   // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
   // pool does not restore (the message names the pool and the problem).
-  static absl::StatusOr<PartitionState> FromSnapshot(const v1::Snapshot& snapshot,
+  static absl::StatusOr<PartitionState> FromSnapshot(v1::Snapshot snapshot,
                                                      const LivePoolConfig& config,
                                                      const std::string& params_fingerprint);
 };
