@@ -4,6 +4,11 @@
 
 namespace ratingd {
 
+ArgvCopy::ArgvCopy(int argc, char** argv) : strings_(argv, argv + argc), argc_(argc) {
+  for (std::string& s : strings_) pointers_.push_back(s.data());
+  pointers_.push_back(nullptr);
+}
+
 std::vector<std::string> TakeRepeatedFlag(int& argc, char** argv, const std::string& name) {
   std::vector<std::string> values;
   const std::string bare = "--" + name, single = "-" + name, with_value = bare + "=";

@@ -107,6 +107,9 @@ absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOp
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
+  ratingd::ArgvCopy args(argc, argv);  // leaves the process's own argv as typed
+  argc = args.argc();
+  argv = args.argv();
   ratingd::NormalizeFlagDashes(argc, argv);
   const std::vector<std::string> params = ratingd::TakeRepeatedFlag(argc, argv, "param");
   const std::vector<std::string> kafka = ratingd::TakeRepeatedFlag(argc, argv, "kafka");
