@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "daemon/model_params.h"
+#include "daemon/voting_methods.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
@@ -84,7 +85,11 @@ absl::StatusOr<std::string> ChoosePool(const RateConfig& config,
 
 }  // namespace
 
-std::vector<std::string> RateMethods() { return {"elo", "sco", "ml"}; }
+std::vector<std::string> RateMethods() {
+  std::vector<std::string> methods = {"elo", "sco", "ml"};
+  for (std::string& m : VotingMethods()) methods.push_back(std::move(m));
+  return methods;
+}
 
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   const std::vector<std::string> methods = RateMethods();
@@ -92,6 +97,7 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
     return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", config.method,
                                                    "'; known: ", absl::StrJoin(methods, ", ")));
   }
+  if (IsVotingMethod(config.method)) return RunVotingRate(config);
   ratings::PoolOptions options = OptionsFor(config.method);
   options.seed = config.seed;
   for (const std::string& p : config.params) {
@@ -179,7 +185,7 @@ absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report) {
 }
 
 std::string ReportToTable(const v1::RatingReport& report) {
-  const bool ml = report.method() == "ml";
+  const bool ml = report.method() == "ml" || report.method() == "ml-exact";
   const auto& extra = report.extra().fields();
   size_t width = 5;
   for (const auto& r : report.ranking()) width = std::max(width, r.agent().size());
@@ -196,7 +202,10 @@ std::string ReportToTable(const v1::RatingReport& report) {
     }
     out += "\n";
   }
-  if (ml) {
+  if (ml && extra.count("iterations") == 0) {  // ml-exact: an LP, no iterations
+    absl::StrAppendFormat(&out, "exploitability %.2e (exact)\n",
+                          extra.at("exploitability").number_value());
+  } else if (ml) {
     absl::StrAppendFormat(&out, "exploitability %.2e after %.0f iterations\n",
                           extra.at("exploitability").number_value(),
                           extra.at("iterations").number_value());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "ClpSimplex.hpp"
 #include "Eigen/Cholesky"
@@ -89,12 +90,11 @@ class MarginLp {
   ClpSimplex model_;
 };
 
-// Step 3 with a non-trivial hull: maximise -sum x log x + mu sum_j log(g_j . x) over
-// x = x0 + basis y, for mu = 1, 0.1, ..., 1e-12. `g` holds the inequality rows.
-Eigen::VectorXd MaximumEntropy(const Eigen::VectorXd& x0, const Eigen::MatrixXd& basis,
-                               const Eigen::MatrixXd& g) {
-  Eigen::VectorXd x = x0;
-  auto objective = [&](const Eigen::VectorXd& z, double mu, double& value) {
+// Newton's method for max -sum x log x + mu sum_j log(g_j . x) over x + basis y, from a
+// point with x > 0 and g x > 0 (g may be empty, mu may be 0).
+Eigen::VectorXd NewtonEntropy(Eigen::VectorXd x, const Eigen::MatrixXd& basis,
+                              const Eigen::MatrixXd& g, double mu) {
+  auto objective = [&](const Eigen::VectorXd& z, double& value) {
     if ((z.array() <= 0.0).any()) return false;
     const Eigen::VectorXd s = g * z;
     if (s.size() > 0 && (s.array() <= 0.0).any()) return false;
@@ -102,40 +102,76 @@ Eigen::VectorXd MaximumEntropy(const Eigen::VectorXd& x0, const Eigen::MatrixXd&
         -(z.array() * z.array().log()).sum() + (s.size() > 0 ? mu * s.array().log().sum() : 0.0);
     return true;
   };
-  for (double mu = 1.0; mu >= 1e-12; mu *= 0.1) {
-    for (int iteration = 0; iteration < 100; ++iteration) {
-      const Eigen::VectorXd s = g * x;
-      Eigen::VectorXd gradient = -(x.array().log() + 1.0).matrix();
-      Eigen::MatrixXd neg_hessian = x.cwiseInverse().asDiagonal();
-      if (s.size() > 0) {
-        const Eigen::VectorXd inv_s = s.cwiseInverse();
-        gradient += mu * g.transpose() * inv_s;
-        const Eigen::MatrixXd scaled = inv_s.asDiagonal() * g;
-        neg_hessian += mu * scaled.transpose() * scaled;
-      }
-      const Eigen::VectorXd reduced_gradient = basis.transpose() * gradient;
-      const Eigen::MatrixXd reduced_hessian = basis.transpose() * neg_hessian * basis;
-      const Eigen::VectorXd step = reduced_hessian.ldlt().solve(reduced_gradient);
-      const double decrement = reduced_gradient.dot(step);
-      if (!(decrement > 1e-20)) break;
-      const Eigen::VectorXd direction = basis * step;
-      double current = 0.0;
-      objective(x, mu, current);
-      double t = 1.0, next = 0.0;
-      Eigen::VectorXd candidate = x + t * direction;
-      int halvings = 0;
-      while ((!objective(candidate, mu, next) || next < current + 0.25 * t * decrement) &&
-             halvings < 60) {
-        t *= 0.5;
-        candidate = x + t * direction;
-        ++halvings;
-      }
-      if (halvings == 60) break;
-      x = candidate;
-      if (decrement < 1e-18) break;
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    Eigen::VectorXd gradient = -(x.array().log() + 1.0).matrix();
+    Eigen::MatrixXd neg_hessian = x.cwiseInverse().asDiagonal();
+    if (g.rows() > 0 && mu > 0.0) {
+      const Eigen::VectorXd inv_s = (g * x).cwiseInverse();
+      gradient += mu * g.transpose() * inv_s;
+      const Eigen::MatrixXd scaled = inv_s.asDiagonal() * g;
+      neg_hessian += mu * scaled.transpose() * scaled;
     }
+    const Eigen::VectorXd reduced_gradient = basis.transpose() * gradient;
+    const Eigen::MatrixXd reduced_hessian = basis.transpose() * neg_hessian * basis;
+    const Eigen::VectorXd step = reduced_hessian.ldlt().solve(reduced_gradient);
+    const double decrement = reduced_gradient.dot(step);
+    if (!(decrement > 1e-24)) break;
+    const Eigen::VectorXd direction = basis * step;
+    double current = 0.0, next = 0.0;
+    objective(x, current);
+    double t = 1.0;
+    Eigen::VectorXd candidate = x + direction;
+    int halvings = 0;
+    // Armijo, with a little slack for rounding once the decrement is tiny.
+    while ((!objective(candidate, next) || next < current + 0.25 * t * decrement - 1e-15) &&
+           halvings < 60) {
+      t *= 0.5;
+      candidate = x + t * direction;
+      ++halvings;
+    }
+    if (halvings == 60) break;
+    x = candidate;
   }
   return x;
+}
+
+// An orthonormal basis of the null space of `a`, or an empty matrix if it is {0}.
+Eigen::MatrixXd NullSpace(const Eigen::MatrixXd& a) {
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
+  lu.setThreshold(1e-10);
+  if (lu.rank() == a.cols()) return Eigen::MatrixXd(a.cols(), 0);
+  const Eigen::MatrixXd kernel = lu.kernel();
+  return kernel.householderQr().householderQ() * Eigen::MatrixXd::Identity(a.cols(), kernel.cols());
+}
+
+// Step 3 with a non-trivial hull: the barrier path mu = 1, 0.1, ..., 1e-12, then a polish
+// on the face where the inequalities active at the end hold as equalities, without a
+// barrier, so the result is accurate to rounding (agents in the same situation then get
+// the same probability up to the last bits).
+Eigen::VectorXd MaximumEntropy(const Eigen::VectorXd& x0, const Eigen::MatrixXd& equalities,
+                               const Eigen::VectorXd& rhs, const Eigen::MatrixXd& g) {
+  Eigen::VectorXd x = x0;
+  const Eigen::MatrixXd basis = NullSpace(equalities);
+  for (double mu = 1.0; mu >= 1e-12; mu *= 0.1) x = NewtonEntropy(x, basis, g, mu);
+
+  const Eigen::VectorXd s = g * x;
+  std::vector<Eigen::Index> active;
+  for (Eigen::Index j = 0; j < s.size(); ++j) {
+    if (s(j) <= 1e-7) active.push_back(j);
+  }
+  Eigen::MatrixXd face(equalities.rows() + static_cast<Eigen::Index>(active.size()), x.size());
+  face.topRows(equalities.rows()) = equalities;
+  Eigen::VectorXd face_rhs = Eigen::VectorXd::Zero(face.rows());
+  face_rhs.head(rhs.size()) = rhs;
+  for (size_t r = 0; r < active.size(); ++r) {
+    face.row(equalities.rows() + static_cast<Eigen::Index>(r)) = g.row(active[r]);
+  }
+  const Eigen::MatrixXd face_basis = NullSpace(face);
+  // Back onto the face (the barrier left the active slacks at ~1e-12).
+  const Eigen::VectorXd corrected = x - face.colPivHouseholderQr().solve(face * x - face_rhs);
+  if ((corrected.array() <= 0.0).any()) return x;
+  if (face_basis.cols() == 0) return corrected;
+  return NewtonEntropy(corrected, face_basis, Eigen::MatrixXd(0, x.size()), 0.0);
 }
 
 }  // namespace
@@ -217,9 +253,6 @@ absl::StatusOr<ExactLottery> SolveMaximalLottery(const Eigen::MatrixXd& margins,
     x = equalities.colPivHouseholderQr().solve(rhs);  // the hull is one point: polish it
   } else {
     out.unique = false;
-    const Eigen::MatrixXd kernel = lu.kernel();
-    const Eigen::MatrixXd basis =
-        kernel.householderQr().householderQ() * Eigen::MatrixXd::Identity(e, kernel.cols());
     Eigen::MatrixXd g(static_cast<Eigen::Index>(other.size()), e);
     for (size_t r = 0; r < other.size(); ++r) {
       for (Eigen::Index c = 0; c < e; ++c) {
@@ -228,10 +261,13 @@ absl::StatusOr<ExactLottery> SolveMaximalLottery(const Eigen::MatrixXd& margins,
     }
     Eigen::VectorXd x0(e);
     for (Eigen::Index c = 0; c < e; ++c) x0(c) = interior(essential[c]);
-    x = MaximumEntropy(x0, basis, g);
+    x = MaximumEntropy(x0, equalities, rhs, g);
   }
   x = x.cwiseMax(0.0);
   x /= x.sum();
+  // Reported to 12 decimals: equal probabilities (symmetric agents, DESIGN §4.3) are then
+  // bit-identical, so ties in the ranking break by agent id, not by rounding noise.
+  x = (x * 1e12).array().round() / 1e12;
   Eigen::VectorXd p = Eigen::VectorXd::Zero(m);
   for (Eigen::Index c = 0; c < e; ++c) p(essential[c]) = x(c);
   const Eigen::VectorXd payoff = a * p;

@@ -18,6 +18,7 @@ absl::StatusOr<ImlOutcome> IterativeMaximalLotteries(const Eigen::MatrixXd& marg
     }
     absl::StatusOr<ExactLottery> lottery = SolveMaximalLottery(sub, options);
     if (!lottery.ok()) return lottery.status();
+    out.exploitability = std::max(out.exploitability, lottery->exploitability);
     std::vector<std::pair<AgentId, double>> level;
     std::vector<AgentId> rest;
     for (size_t i = 0; i < alive.size(); ++i) {

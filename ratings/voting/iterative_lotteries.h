@@ -20,6 +20,8 @@ struct ImlOutcome {
   // IMLScore(a) = LEVEL(a) + x(a): LEVEL is |W| - 1 for the top level down to 0 for the
   // bottom one, x(a) the agent's probability within its level (pentathlon: C 3, A 2, B 1).
   std::vector<double> score = {};
+  // The largest exploitability of the rounds' lotteries (each on its own sub-game).
+  double exploitability = 0.0;
 };
 
 // `margins` is M. Each round takes the maximum-entropy maximal lottery of the sub-game

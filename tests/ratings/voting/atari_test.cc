@@ -128,6 +128,8 @@ TEST(AtariTest, IterativeMaximalLotteriesPutTheTiedPairOnOneLevelWithEqualProbab
   ASSERT_EQ(iml->levels[3].size(), 2u);
   EXPECT_NEAR(iml->levels[3][0].second, 0.5, 1e-9);
   EXPECT_NEAR(iml->levels[3][1].second, 0.5, 1e-9);
+  // Bit-identical, so the report's tie-break (agent id) orders them, not rounding noise.
+  EXPECT_EQ(iml->levels[3][0].second, iml->levels[3][1].second);
   struct Row {
     const char* agent;
     double score;
