@@ -50,6 +50,9 @@ class MarginLp {
     model_.loadProblem(m_ + 1, m_ + 1, start.data(), index.data(), value.data(), col_lower.data(),
                        col_upper.data(), objective.data(), row_lower.data(), row_upper.data());
     model_.setOptimizationDirection(-1.0);  // maximise
+    // Tighter than Clp's 1e-7 defaults: the support is read off the solution at 1e-9.
+    model_.setPrimalTolerance(1e-10);
+    model_.setDualTolerance(1e-10);
   }
 
   // Step 1: max v. Then v is fixed at the game value 0 for the probes.
@@ -115,8 +118,10 @@ Eigen::VectorXd NewtonEntropy(Eigen::VectorXd x, const Eigen::MatrixXd& basis,
     const Eigen::MatrixXd reduced_hessian = basis.transpose() * neg_hessian * basis;
     const Eigen::VectorXd step = reduced_hessian.ldlt().solve(reduced_gradient);
     const double decrement = reduced_gradient.dot(step);
-    if (!(decrement > 1e-24)) break;
     const Eigen::VectorXd direction = basis * step;
+    // Run to rounding: near the optimum the decrement is ~1e-25 while x is still off by
+    // ~1e-13, enough to order agents that should tie.
+    if (!(decrement > 0.0) || direction.cwiseAbs().maxCoeff() < 1e-17) break;
     double current = 0.0, next = 0.0;
     objective(x, current);
     double t = 1.0;
@@ -270,6 +275,11 @@ absl::StatusOr<ExactLottery> SolveMaximalLottery(const Eigen::MatrixXd& margins,
   x = (x * 1e12).array().round() / 1e12;
   Eigen::VectorXd p = Eigen::VectorXd::Zero(m);
   for (Eigen::Index c = 0; c < e; ++c) p(essential[c]) = x(c);
+  // Guard: should the support have been misread (a solver tolerance above `tol`), the
+  // LPs' own average is maximal to their accuracy; keep whichever is more exact.
+  if ((a * p).maxCoeff() > 1e-9 && (a * interior).maxCoeff() < (a * p).maxCoeff()) {
+    p = (interior * 1e12).array().round() / 1e12;
+  }
   const Eigen::VectorXd payoff = a * p;
   out.lottery.assign(p.data(), p.data() + m);
   out.rating.assign(payoff.data(), payoff.data() + m);

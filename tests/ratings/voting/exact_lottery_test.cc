@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "Eigen/LU"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -234,6 +235,24 @@ TEST(ExactLotteryTest, LargeRandomGamesAreMaximal) {
   }
 }
 
+// The benchmark's shape (dense odd margins), smaller: a unique lottery with a support of
+// about half the agents, read off the LP exactly (Clp's default tolerances misread it).
+TEST(ExactLotteryTest, DenseOddMarginsAreSolvedToRounding) {
+  std::mt19937 rng(400);
+  const Eigen::Index n = 200;
+  Eigen::MatrixXd m = RandomMargins(n, 500, rng);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if (i != j) m(i, j) = 2 * m(i, j) + (i < j ? 1 : -1);
+    }
+  }
+  const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
+  ASSERT_TRUE(ml.ok());
+  ExpectMaximal(m, ml->lottery);
+  EXPECT_TRUE(ml->unique);
+  EXPECT_LT(ml->exploitability, 1e-9);
+}
+
 TEST(ExactLotteryTest, SymmetricAgentsGetEqualProbability) {
   // Five-cycle (each agent beats the next two) tensored with three identical copies of
   // each agent tying among themselves: 15 agents, symmetric under rotation and copy
@@ -248,7 +267,10 @@ TEST(ExactLotteryTest, SymmetricAgentsGetEqualProbability) {
   }
   const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
   ASSERT_TRUE(ml.ok());
-  for (double p : ml->lottery) EXPECT_NEAR(p, 1.0 / n, 1e-9);
+  for (double p : ml->lottery) {
+    EXPECT_NEAR(p, 1.0 / n, 1e-9);
+    EXPECT_EQ(p, ml->lottery[0]) << absl::StrFormat("%.17g %.17g", p, ml->lottery[0]);
+  }
 }
 
 }  // namespace
