@@ -3,8 +3,10 @@
 // and IML all top-rank it (voting-as-evaluation.md Table 4); and Schulze's strongest
 // paths agree with a brute-force search over every simple path.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -115,6 +117,68 @@ TEST(CondorcetTest, SchulzeStrongestPathsMatchAllSimplePaths) {
         EXPECT_EQ(schulze.strongest_paths(a, b), best) << n;
       }
     }
+  }
+}
+
+}  // namespace
+}  // namespace ratings::voting
+
+namespace ratings::voting {
+namespace {
+
+// Ranked pairs against a direct re-implementation: pairs sorted the same way, each
+// locked unless a depth-first search finds a path back; sources taken by priority;
+// score = sum of margins of the locked edges whose tail is reachable from the agent.
+TEST(RankedPairsTest, MatchesADepthFirstReimplementation) {
+  std::mt19937 rng(21);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int m = 3 + trial % 6;
+    Eigen::MatrixXd margins = Eigen::MatrixXd::Zero(m, m);
+    for (int i = 0; i < m; ++i) {
+      for (int j = i + 1; j < m; ++j) {
+        margins(i, j) = static_cast<double>(static_cast<int>(rng() % 7) - 3);
+        margins(j, i) = -margins(i, j);
+      }
+    }
+    std::vector<std::tuple<double, int, int>> pairs;  // (-margin, from, to): sorts as ours
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < m; ++j) {
+        if (margins(i, j) > 0) pairs.emplace_back(-margins(i, j), i, j);
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    std::vector<std::vector<int>> out(m);
+    std::function<bool(int, int)> reaches = [&](int from, int to) {
+      if (from == to) return true;
+      for (int next : out[from]) {
+        if (reaches(next, to)) return true;
+      }
+      return false;
+    };
+    std::vector<std::tuple<int, int, double>> locked;
+    for (const auto& [neg, from, to] : pairs) {
+      if (reaches(to, from)) continue;
+      out[from].push_back(to);
+      locked.emplace_back(from, to, -neg);
+    }
+    std::vector<int> indegree(m, 0);
+    for (const auto& [from, to, w] : locked) ++indegree[to];
+    std::vector<bool> taken(m, false);
+    std::vector<AgentId> order;
+    std::vector<double> score(m, 0.0);
+    for (int step = 0; step < m; ++step) {
+      int source = 0;
+      while (taken[source] || indegree[source] > 0) ++source;
+      taken[source] = true;
+      order.push_back(static_cast<AgentId>(source));
+      for (const auto& [from, to, w] : locked) {
+        if (reaches(source, from)) score[source] += w;
+        if (from == source) --indegree[to];
+      }
+    }
+    const SocialOrder ours = RankedPairs(margins, IdentityPriority(static_cast<size_t>(m)));
+    EXPECT_EQ(ours.order, order) << margins;
+    EXPECT_EQ(ours.score, score) << margins;
   }
 }
 

@@ -2,8 +2,14 @@
 // incomplete votes (the conventions stated in scoring_rules.h and stv.h).
 #include "ratings/voting/scoring_rules.h"
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ratings/voting/batch_tally.h"
 #include "ratings/voting/stv.h"
 #include "tests/ratings/voting/profiles.h"
 #include "tests/testing/status_matchers.h"
@@ -45,6 +51,31 @@ TEST(ScoringRulesTest, BordaCountsWithinTheVoteAndHalvesTies) {
   Profile profile = TiedTop();
   AddWeakOrder(profile, {{kA}, {kD}});
   EXPECT_THAT(BordaScores(profile), ElementsAre(4, 3, 0, 0));
+}
+
+// On complete strict votes Borda is the row sum of N (each agent below earns a point), and
+// plurality / approval(k) count first / top-k places — recounted here from the orders.
+TEST(ScoringRulesTest, CompleteStrictVotesMatchDirectCounts) {
+  std::mt19937 rng(4);
+  const size_t m = 7;
+  std::vector<std::pair<double, std::vector<AgentId>>> votes;
+  std::vector<AgentId> order(m);
+  std::iota(order.begin(), order.end(), AgentId{0});
+  for (int v = 0; v < 40; ++v) {
+    std::shuffle(order.begin(), order.end(), rng);
+    votes.push_back({1.0 + v % 3, order});
+  }
+  const Profile profile = testing::StrictProfile(m, votes);
+  const Eigen::MatrixXd n = *BatchTally::FromProfile(profile).PreferenceMatrix();
+  std::vector<double> first(m, 0.0), top3(m, 0.0);
+  for (const auto& [w, o] : votes) {
+    first[o[0]] += w;
+    for (size_t i = 0; i < 3; ++i) top3[o[i]] += w;
+  }
+  const std::vector<double> borda = BordaScores(profile);
+  for (AgentId a = 0; a < m; ++a) EXPECT_EQ(borda[a], n.row(a).sum());
+  EXPECT_EQ(PluralityScores(profile), first);
+  EXPECT_EQ(ApprovalScores(profile, 3), top3);
 }
 
 // By hand: 4 agents, k = 2, n = 9, quota floor(9/3) + 1 = 4.
