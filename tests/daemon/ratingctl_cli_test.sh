@@ -147,7 +147,15 @@ for method in stv ml-exact iml; do
   cmp -s "$tmp/a" "$tmp/b" || fail "$method output differs between two runs"
 done
 atari="$data/atari/atari_rainbow_table6.txt"
-expect_error "8 agents is above the exact solver's limit of 5" rate --method kemeny --input "$atari" --param max_agents=5
+# A majority cycle of three (A>B>C, B>C>A, C>A>B) cannot be split: refused at 2.
+printf '%s\n' \
+  '{"pool":"p","gameId":"1","standings":[{"agent":"A","rank":1},{"agent":"B","rank":2},{"agent":"C","rank":3}]}' \
+  '{"pool":"p","gameId":"2","standings":[{"agent":"B","rank":1},{"agent":"C","rank":2},{"agent":"A","rank":3}]}' \
+  '{"pool":"p","gameId":"3","standings":[{"agent":"C","rank":1},{"agent":"A","rank":2},{"agent":"B","rank":3}]}' \
+  >"$tmp/cycle.jsonl"
+expect_error "kemeny: 3 agents is above the exact solver's limit of 2" rate --method kemeny --input "$tmp/cycle.jsonl" --param max_agents=2
+"$ratingctl" rate --method kemeny --input "$atari" --param max_agents=2 >/dev/null ||
+  fail "kemeny on the Atari table splits into components of at most 2 agents"
 expect_error "--param max_agents (kemeny): '40' is not an integer in [2, 25]" rate --method kemeny --input "$atari" --param max_agents=40
 expect_error "--param k (approval): '0' is not an integer" rate --method approval --input "$atari" --param k=0
 expect_error "unknown parameter 'x' for method borda (the method takes no parameters)" rate --method borda --input "$atari" --param x=1

@@ -75,6 +75,45 @@ TEST(KemenyTest, MatchesBruteForceOnRandomProfiles) {
   }
 }
 
+// Nine agents in three majority-cycle blocks (ids shuffled), every agent of a block beating
+// every agent of the later blocks: the split into components agrees with brute force
+// over all 9! orders, including with a limit of 3 agents (the largest block).
+TEST(KemenyTest, ComponentsAgreeWithBruteForceOverAllOrders) {
+  std::mt19937 rng(12);
+  for (int trial = 0; trial < 3; ++trial) {
+    std::vector<AgentId> ids(9);
+    std::iota(ids.begin(), ids.end(), AgentId{0});
+    std::shuffle(ids.begin(), ids.end(), rng);
+    Eigen::MatrixXd n = Eigen::MatrixXd::Zero(9, 9);
+    for (int i = 0; i < 9; ++i) {
+      for (int j = 0; j < 9; ++j) {
+        if (i == j) continue;
+        if (i / 3 == j / 3) {
+          n(ids[i], ids[j]) = static_cast<double>(rng() % 10);  // cycles within a block
+        } else if (i / 3 < j / 3) {
+          n(ids[i], ids[j]) = 6 + static_cast<double>(rng() % 5);  // strict majority
+          n(ids[j], ids[i]) = static_cast<double>(rng() % 6);
+        }
+      }
+    }
+    const absl::StatusOr<KemenyOutcome> kemeny = Kemeny(n, {.max_agents = 3}, IdentityPriority(9));
+    ASSERT_TRUE(kemeny.ok()) << kemeny.status();
+    std::vector<AgentId> perm(9);
+    std::iota(perm.begin(), perm.end(), AgentId{0});
+    double best = -1.0;
+    std::vector<AgentId> first_best;
+    do {
+      const double v = Value(n, perm);
+      if (v > best + 1e-9) {
+        best = v;
+        first_best = perm;
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    EXPECT_EQ(kemeny->value, best);
+    EXPECT_EQ(kemeny->order.order, first_best) << n;
+  }
+}
+
 TEST(KemenyTest, RefusesAboveItsLimitWithTheReason) {
   const Eigen::MatrixXd n = Eigen::MatrixXd::Zero(6, 6);
   EXPECT_THAT(Kemeny(n, {.max_agents = 5}, IdentityPriority(6)),
