@@ -227,7 +227,9 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   const Election e = MakeElection(records);
   const ratings::AgentIndex& index = e.index;
   const voting::Priority priority = e.priority;
-  const voting::BatchTally tally = voting::BatchTally::FromProfile(e.profile);
+  // Dense up to 4096 agents (or ml-exact / iml's own max_agents, if larger).
+  const voting::BatchTally tally = voting::BatchTally::FromProfile(
+      e.profile, {.dense_max_agents = std::max<size_t>(4096, params.lottery.max_agents)});
 
   v1::RatingReport report;
   report.set_method(method);
