@@ -192,11 +192,11 @@ absl::StatusOr<ExactLottery> SolveMaximalLottery(const Eigen::MatrixXd& margins,
                                                    options.max_agents,
                                                    " agents for the exact maximal lottery"));
   }
-  if (!margins.allFinite() || (margins + margins.transpose()).cwiseAbs().maxCoeff() > 0.0) {
-    if (m > 0) return absl::InvalidArgumentError("margin matrix is not finite and skew-symmetric");
-  }
   ExactLottery out;
-  if (m == 0) return out;
+  if (m == 0) return out;  // (maxCoeff of an empty matrix is undefined)
+  if (!margins.allFinite() || (margins + margins.transpose()).cwiseAbs().maxCoeff() > 0.0) {
+    return absl::InvalidArgumentError("margin matrix is not finite and skew-symmetric");
+  }
   const double scale = margins.cwiseAbs().maxCoeff();
   if (scale == 0.0) {  // every lottery is maximal: the uniform one has maximum entropy
     out.lottery.assign(static_cast<size_t>(m), 1.0 / static_cast<double>(m));

@@ -94,6 +94,15 @@ for input in "$tmp/pentathlon.jsonl" "$data/atari/atari_rainbow_table6.txt" \
   done
 done
 
+# An empty file is a valid, empty election for every voting method.
+: >"$tmp/empty.jsonl"
+for method in $voting_methods; do
+  "$ratingctl" rate --method "$method" --input "$tmp/empty.jsonl" >"$tmp/out.json" 2>"$tmp/err" ||
+    fail "$method on an empty file: $(cat "$tmp/err")"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["agents"]==0 and d["ranking"]==[], d' \
+    "$tmp/out.json" || fail "$method on an empty file: bad JSON"
+done
+
 # 7. The pentathlon of voting-as-evaluation.md's appendix through the binary (expected
 #    values from the appendix; Schulze's C is 6 by its definition, the appendix's 7 is a
 #    typo — see tests/ratings/voting/pentathlon_test.cc).

@@ -157,9 +157,21 @@ TEST(ExactLotteryTest, TwoTiedWinnersGetOneHalfEach) {
                                        DoubleNear(0, 1e-12), DoubleNear(0, 1e-12)));
 }
 
+TEST(ExactLotteryTest, EmptyAndSingleAgentGames) {
+  const absl::StatusOr<ExactLottery> none = SolveMaximalLottery(Eigen::MatrixXd(0, 0));
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->lottery.empty());
+  const absl::StatusOr<ExactLottery> one = SolveMaximalLottery(Eigen::MatrixXd::Zero(1, 1));
+  ASSERT_TRUE(one.ok());
+  EXPECT_THAT(one->lottery, ElementsAre(1.0));
+  EXPECT_TRUE(one->unique);
+}
+
 TEST(ExactLotteryTest, RefusesNonSkewAndOversizedGames) {
   EXPECT_THAT(SolveMaximalLottery(Skew({{0, 1}, {1, 0}})),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("skew-symmetric")));
+  EXPECT_THAT(SolveMaximalLottery(Skew({{0, NAN}, {NAN, 0}})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("finite")));
   EXPECT_THAT(SolveMaximalLottery(Eigen::MatrixXd::Zero(5, 5), {.max_agents = 4}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("limit of 4")));
 }
