@@ -1,6 +1,7 @@
 #include "daemon/voting_methods.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
@@ -225,6 +226,11 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   for (const std::string& p : config.params) RETURN_IF_ERROR(ApplyParam(method, p, params));
 
   const Election e = MakeElection(records);
+  if (!std::isfinite(e.profile.TotalWeight())) {
+    // Every weight is finite (ValidateResult), but their sum, hence N, can overflow.
+    return absl::InvalidArgumentError(
+        "the total weight of the results overflows a double; scale the weights down");
+  }
   const ratings::AgentIndex& index = e.index;
   const voting::Priority priority = e.priority;
   // Dense up to 4096 agents (or ml-exact / iml's own max_agents, if larger).

@@ -45,6 +45,9 @@ absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options
     return absl::InvalidArgumentError(
         absl::StrCat("winners: ", options.winners, " is not in [0, ", m, "] (0 = default)"));
   }
+  if (!std::isfinite(profile.TotalWeight())) {
+    return absl::InvalidArgumentError("the total weight of the votes is not finite");
+  }
   StvOutcome out;
   out.winners = options.winners > 0 ? options.winners : std::max(1, static_cast<int>(m / 2));
   if (m == 0) return out;

@@ -38,7 +38,8 @@ struct StvOutcome {
 // decided) as X / 10^d, where d is the number of decimal digits of floor(n): the
 // concatenation of the appendix with X zero-padded to n's width, so it is monotone and
 // below 1 (pentathlon: 6.3, 3.2, 2.1).
-// InvalidArgument if options.winners < 0 or > m. Priority size must be m.
+// InvalidArgument if options.winners < 0 or > m, or the total weight is not finite.
+// Priority size must be m.
 absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options,
                                Priority priority);
 

@@ -171,6 +171,13 @@ expect_error "unknown parameter 'x' for method borda (the method takes no parame
 expect_error "unknown parameter 'k' for method stv; known: winners" rate --method stv --input "$atari" --param k=2
 expect_error "winners: 9 is not in [0, 8]" rate --method stv --input "$atari" --param winners=9
 expect_error "above the limit of 4 agents" rate --method ml-exact --input "$atari" --param max_agents=4
+printf '%s\n' \
+  '{"pool":"p","gameId":"1","weight":1e308,"standings":[{"agent":"A","rank":1},{"agent":"B","rank":2}]}' \
+  '{"pool":"p","gameId":"2","weight":1e308,"standings":[{"agent":"B","rank":1},{"agent":"A","rank":2}]}' \
+  >"$tmp/huge.jsonl"
+for method in $voting_methods; do
+  expect_error "total weight of the results overflows" rate --method "$method" --input "$tmp/huge.jsonl"
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failed"

@@ -131,6 +131,12 @@ TEST(StvTest, DefaultWinnersIsHalfTheAgentsAndTheVotesAreZeroPadded) {
                                             DoubleNear(5, 1e-12), DoubleNear(4, 1e-12)));
 }
 
+TEST(StvTest, RejectsAnOverflowingTotalWeight) {
+  const Profile profile = testing::StrictProfile(2, {{1e308, {kA, kB}}, {1e308, {kB, kA}}});
+  EXPECT_THAT(Stv(profile, {}, IdentityPriority(2)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not finite")));
+}
+
 TEST(StvTest, RejectsMoreWinnersThanAgents) {
   EXPECT_THAT(Stv(testing::Pentathlon(), {.winners = 4}, IdentityPriority(3)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("winners: 4")));
