@@ -178,6 +178,15 @@ printf '%s\n' \
 for method in $voting_methods; do
   expect_error "total weight of the results overflows" rate --method "$method" --input "$tmp/huge.jsonl"
 done
+# Pools never mix: two pools need --pool, which then rates only that one.
+printf '%s\n' \
+  '{"pool":"x","gameId":"1","standings":[{"agent":"A","rank":1},{"agent":"B","rank":2}]}' \
+  '{"pool":"y","gameId":"1","standings":[{"agent":"C","rank":1},{"agent":"D","rank":2},{"agent":"E","rank":3}]}' \
+  >"$tmp/pools.jsonl"
+expect_error "holds results of 2 pools (x, y)" rate --method borda --input "$tmp/pools.jsonl"
+"$ratingctl" rate --method borda --input "$tmp/pools.jsonl" --pool y >"$tmp/p.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["agents"]==3 and d["results"]==1 and d["ranking"][0]["agent"]=="C", d' \
+  "$tmp/p.json" || fail "borda --pool y"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failed"
