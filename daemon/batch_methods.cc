@@ -12,6 +12,7 @@
 #include "ratings/batch/sco_batch.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
+#include "ratings/voting/batch_tally.h"
 
 namespace ratingd {
 namespace {
@@ -56,25 +57,11 @@ absl::StatusOr<ratings::VoteSet> ToVoteSet(absl::Span<const ratings::io::ResultR
 }
 
 std::vector<ratings::PairCount> TallyPairsForBatch(const ratings::VoteSet& votes) {
-  absl::flat_hash_map<uint64_t, size_t> slot;
-  std::vector<ratings::PairCount> pairs;
-  for (size_t r = 0; r < votes.size(); ++r) {
-    const ratings::IndexedResult v = votes[r];
-    for (size_t i = 0; i < v.size(); ++i) {
-      for (size_t j = i + 1; j < v.size(); ++j) {
-        if (v.ranks[i] == v.ranks[j]) continue;
-        const ratings::AgentId x = v.agents[i], y = v.agents[j];
-        const ratings::AgentId a = std::min(x, y), b = std::max(x, y);
-        auto [it, added] = slot.try_emplace((uint64_t{a} << 32) | b, pairs.size());
-        if (added) pairs.push_back({.a = a, .b = b});
-        const bool x_above = v.ranks[i] < v.ranks[j];
-        ((x_above == (x == a)) ? pairs[it->second].n_ab : pairs[it->second].n_ba) += v.weight;
-      }
-    }
-  }
-  std::sort(pairs.begin(), pairs.end(),
-            [](const auto& p, const auto& q) { return std::pair(p.a, p.b) < std::pair(q.a, q.b); });
-  return pairs;
+  // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
+  // pairs seen, so memory stays O(agents + pairs) (DESIGN §9).
+  ratings::voting::BatchTally tally(votes.num_agents(), {.dense_max_agents = 0});
+  for (size_t r = 0; r < votes.size(); ++r) tally.Add(votes[r]);
+  return tally.Pairs();
 }
 
 absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,

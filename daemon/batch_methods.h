@@ -44,9 +44,8 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
 absl::StatusOr<ratings::VoteSet> ToVoteSet(absl::Span<const ratings::io::ResultRecord> records,
                                            const std::string& input, ratings::AgentIndex& index);
 
-// TODO(merge, issue 3): replace by the shared batch pairwise tally of the voting helper.
-// The distinct pairs of `votes` with their strict counts, sorted by (a, b). Memory
-// O(distinct pairs).
+// The distinct pairs of `votes` with their strict counts, sorted by (a, b), from the shared
+// batch tally (ratings::voting::BatchTally, sparse). Memory O(distinct pairs).
 std::vector<ratings::PairCount> TallyPairsForBatch(const ratings::VoteSet& votes);
 
 }  // namespace ratingd

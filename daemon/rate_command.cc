@@ -10,6 +10,7 @@
 #include "daemon/json_output.h"
 #include "daemon/model_params.h"
 #include "daemon/pool_report.h"
+#include "daemon/voting_methods.h"
 #include "ratings/pool.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -53,6 +54,7 @@ absl::Status CheckMethod(const std::string& method) {
 std::vector<std::string> RateMethods() {
   std::vector<std::string> methods = {"elo", "sco", "ml"};
   for (const std::string& m : BatchMethodNames()) methods.push_back(m);
+  for (std::string& m : VotingMethods()) methods.push_back(std::move(m));
   return methods;
 }
 
@@ -77,7 +79,9 @@ absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   RETURN_IF_ERROR(CheckMethod(config.method));
   // Bad parameters are reported before the input is read.
-  if (IsBatchMethod(config.method)) {
+  if (IsVotingMethod(config.method)) {
+    RETURN_IF_ERROR(CheckVotingParams(config));
+  } else if (IsBatchMethod(config.method)) {
     RateConfig quiet = config;
     quiet.progress = nullptr;
     RETURN_IF_ERROR(RateBatch(quiet, {}, 0).status());
@@ -97,6 +101,7 @@ absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
                                              int64_t skipped_votes) {
   RETURN_IF_ERROR(CheckMethod(config.method));
   if (IsBatchMethod(config.method)) return RateBatch(config, records, skipped_votes);
+  if (IsVotingMethod(config.method)) return RateByVoting(config, records, skipped_votes);
   ratings::PoolOptions options = OptionsFor(config.method);
   options.seed = config.seed;
   for (const std::string& p : config.params) {
@@ -122,7 +127,7 @@ absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report) {
 }
 
 std::string ReportToTable(const v1::RatingReport& report) {
-  const bool ml = report.method() == "ml";
+  const bool ml = report.method() == "ml" || report.method() == "ml-exact";
   const auto& extra = report.extra().fields();
   size_t width = 5;
   for (const auto& r : report.ranking()) width = std::max(width, r.agent().size());
@@ -139,7 +144,10 @@ std::string ReportToTable(const v1::RatingReport& report) {
     }
     out += "\n";
   }
-  if (ml) {
+  if (ml && extra.count("iterations") == 0) {  // ml-exact: an LP, no iterations
+    absl::StrAppendFormat(&out, "exploitability %.2e (exact)\n",
+                          extra.at("exploitability").number_value());
+  } else if (ml) {
     absl::StrAppendFormat(&out, "exploitability %.2e after %.0f iterations\n",
                           extra.at("exploitability").number_value(),
                           extra.at("iterations").number_value());

@@ -23,7 +23,8 @@
 #include "daemon/terminal_progress.h"
 
 ABSL_FLAG(std::string, method, "",
-          "rating method: elo, sco, ml, elo-bt, sco-batch, sco-fy (see --help)");
+          "rating method: elo, sco, ml, elo-bt, sco-batch, sco-fy, approval, plurality, borda, "
+          "stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml (see --help)");
 ABSL_FLAG(std::string, input, "",
           "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
 ABSL_FLAG(std::string, format, "",
@@ -60,11 +61,14 @@ ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several
 namespace {
 
 constexpr char kUsage[] =
-    "ratingctl rate --method elo|sco|ml --input FILE [--format jsonl|preflib|scores]\n"
+    "ratingctl rate --method M --input FILE [--format jsonl|preflib|scores]\n"
     "               [--param key=value]... [--seed N] [--pool P] [--output json|table]\n"
     "\n"
-    "Replays the results of FILE in file order through one online model and prints the\n"
-    "ranking as JSON on stdout. Parameters (defaults):\n"
+    "Rates the results of FILE with method M and prints the ranking as JSON on stdout.\n"
+    "Online models (file order): elo, sco, ml. Batch: elo-bt, sco-batch, sco-fy. Voting\n"
+    "rules: approval (k = 3), plurality, borda, stv (winners), copeland, kemeny\n"
+    "(max_agents), ranked-pairs, schulze, ml-exact and iml (max_agents, tolerance).\n"
+    "Parameters (defaults):\n"
     "  elo: k (32), initial (1500)\n"
     "  sco: alpha (0.1), tau (1), min (0), max (100)\n"
     "  ml:  target (1e-3, exploitability of the printed lottery), max_iterations (1000000),\n"

@@ -1,0 +1,154 @@
+#include "ratings/voting/stv.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "absl/strings/str_cat.h"
+
+namespace ratings::voting {
+namespace {
+
+enum class State { kHopeful, kElected, kEliminated };
+
+// Each vote's share of its current value per hopeful of its best live group.
+void Count(const Profile& profile, const std::vector<double>& value,
+           const std::vector<State>& state, std::vector<double>& votes) {
+  std::fill(votes.begin(), votes.end(), 0.0);
+  for (size_t v = 0; v < profile.votes(); ++v) {
+    if (value[v] <= 0.0) continue;
+    const auto agents = profile.Agents(v);
+    const auto groups = profile.Groups(v);
+    size_t i = 0;
+    while (i < agents.size()) {
+      size_t end = i + 1;
+      while (end < agents.size() && groups[end] == groups[i]) ++end;
+      size_t live = 0;
+      for (size_t j = i; j < end; ++j) live += state[agents[j]] == State::kHopeful;
+      if (live > 0) {
+        for (size_t j = i; j < end; ++j) {
+          if (state[agents[j]] == State::kHopeful) votes[agents[j]] += value[v] / live;
+        }
+        break;
+      }
+      i = end;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options,
+                               Priority priority) {
+  const size_t m = profile.agents();
+  if (options.winners < 0 || static_cast<size_t>(options.winners) > m) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("winners: ", options.winners, " is not in [0, ", m, "] (0 = default)"));
+  }
+  if (!std::isfinite(profile.TotalWeight())) {
+    return absl::InvalidArgumentError("the total weight of the votes is not finite");
+  }
+  StvOutcome out;
+  out.winners = options.winners > 0 ? options.winners : std::max(1, static_cast<int>(m / 2));
+  if (m == 0) return out;
+  const size_t k = static_cast<size_t>(out.winners);
+  const double n = profile.TotalWeight();
+  out.quota = std::floor(n / static_cast<double>(k + 1)) + 1.0;
+
+  std::vector<State> state(m, State::kHopeful);
+  std::vector<double> value(profile.votes());
+  for (size_t v = 0; v < profile.votes(); ++v) value[v] = profile.Weight(v);
+  std::vector<double> votes(m, 0.0);
+  out.votes.assign(m, 0.0);
+  std::vector<AgentId> won;
+  std::deque<AgentId> lost;  // best first: the later out, the earlier
+  size_t hopeful = m;
+
+  // Hopefuls by votes descending, ties by priority.
+  auto ranked_hopefuls = [&] {
+    std::vector<AgentId> h;
+    for (AgentId a = 0; a < m; ++a) {
+      if (state[a] == State::kHopeful) h.push_back(a);
+    }
+    std::sort(h.begin(), h.end(), [&](AgentId a, AgentId b) {
+      if (votes[a] != votes[b]) return votes[a] > votes[b];
+      return priority[a] < priority[b];
+    });
+    return h;
+  };
+
+  while (won.size() < k && hopeful > 0) {
+    Count(profile, value, state, votes);
+    const std::vector<AgentId> h = ranked_hopefuls();
+    if (h.size() <= k - won.size()) {
+      for (AgentId a : h) {
+        state[a] = State::kElected;
+        out.votes[a] = votes[a];
+        won.push_back(a);
+      }
+      hopeful = 0;
+      break;
+    }
+    const AgentId best = h.front();
+    if (votes[best] >= out.quota) {
+      // Gregory transfer: votes counting for `best` keep (votes - quota) / votes of the
+      // share they gave it.
+      const double keep = (votes[best] - out.quota) / votes[best];
+      for (size_t v = 0; v < profile.votes(); ++v) {
+        if (value[v] <= 0.0) continue;
+        const auto agents = profile.Agents(v);
+        const auto groups = profile.Groups(v);
+        size_t i = 0;
+        while (i < agents.size()) {
+          size_t end = i + 1;
+          while (end < agents.size() && groups[end] == groups[i]) ++end;
+          size_t live = 0;
+          bool has_best = false;
+          for (size_t j = i; j < end; ++j) {
+            live += state[agents[j]] == State::kHopeful;
+            has_best |= agents[j] == best;
+          }
+          if (live > 0) {
+            if (has_best) value[v] -= value[v] / static_cast<double>(live) * (1.0 - keep);
+            break;
+          }
+          i = end;
+        }
+      }
+      state[best] = State::kElected;
+      out.votes[best] = votes[best];
+      won.push_back(best);
+    } else {
+      const AgentId worst = h.back();
+      state[worst] = State::kEliminated;
+      out.votes[worst] = votes[worst];
+      lost.push_front(worst);
+    }
+    --hopeful;
+  }
+  if (hopeful > 0) {
+    // Seats filled: the hopefuls left join the losers, most votes first.
+    Count(profile, value, state, votes);
+    const std::vector<AgentId> h = ranked_hopefuls();
+    for (auto it = h.rbegin(); it != h.rend(); ++it) {
+      out.votes[*it] = votes[*it];
+      lost.push_front(*it);
+    }
+  }
+
+  double scale = 10.0;
+  while (scale <= std::floor(n)) scale *= 10.0;
+  out.order.score.assign(m, 0.0);
+  const double md = static_cast<double>(m);
+  for (size_t i = 0; i < won.size(); ++i) {
+    out.order.order.push_back(won[i]);
+    out.order.score[won[i]] = 2.0 * md - static_cast<double>(i) + out.votes[won[i]] / scale;
+  }
+  for (size_t i = 0; i < lost.size(); ++i) {
+    out.order.order.push_back(lost[i]);
+    out.order.score[lost[i]] = md - static_cast<double>(i) + out.votes[lost[i]] / scale;
+  }
+  return out;
+}
+
+}  // namespace ratings::voting
