@@ -2,11 +2,26 @@
 
 #include <cstring>
 
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+
 namespace ratingd {
 
 ArgvCopy::ArgvCopy(int argc, char** argv) : strings_(argv, argv + argc), argc_(argc) {
   for (std::string& s : strings_) pointers_.push_back(s.data());
   pointers_.push_back(nullptr);
+}
+
+CommandLine ParseCommandLine(int argc, char** argv, const char* usage) {
+  absl::SetProgramUsageMessage(usage);
+  ArgvCopy args(argc, argv);  // leaves the process's own argv as typed (ps, pkill -f)
+  NormalizeFlagDashes(args.argc(), args.argv());
+  CommandLine out;
+  out.params = TakeRepeatedFlag(args.argc(), args.argv(), "param");
+  out.kafka = TakeRepeatedFlag(args.argc(), args.argv(), "kafka");
+  for (char* arg : absl::ParseCommandLine(args.argc(), args.argv()))
+    out.positional.emplace_back(arg);
+  return out;
 }
 
 std::vector<std::string> TakeRepeatedFlag(int& argc, char** argv, const std::string& name) {

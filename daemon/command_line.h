@@ -20,6 +20,16 @@ class ArgvCopy {
   int argc_;
 };
 
+// What both binaries' main() start with: sets the usage text, then on a copy of argv
+// normalises dashes, takes the repeatable --param and --kafka, and runs Abseil's parser
+// (which exits on --help or an unknown flag).
+struct CommandLine {
+  std::vector<std::string> params;      // --param values, in order
+  std::vector<std::string> kafka;       // --kafka values, in order
+  std::vector<std::string> positional;  // argv[0] and the non-flag arguments
+};
+CommandLine ParseCommandLine(int argc, char** argv, const char* usage);
+
 // Removes every "--NAME X" and "--NAME=X" from argv (up to a "--") and returns the values
 // in order: repeatable flags, which Abseil flags are not. A trailing "--NAME" with no
 // value gives "".

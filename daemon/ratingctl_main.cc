@@ -7,8 +7,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -243,14 +241,10 @@ int Tail(const std::vector<std::string>& kafka) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(kUsage);
-  ratingd::ArgvCopy args(argc, argv);  // leaves the process's own argv as typed
-  argc = args.argc();
-  argv = args.argv();
-  ratingd::NormalizeFlagDashes(argc, argv);
-  std::vector<std::string> params = ratingd::TakeRepeatedFlag(argc, argv, "param");
-  const std::vector<std::string> kafka = ratingd::TakeRepeatedFlag(argc, argv, "kafka");
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  std::vector<std::string>& params = line.params;
+  const std::vector<std::string>& kafka = line.kafka;
+  const std::vector<std::string>& positional = line.positional;
   if (positional.size() < 2) {
     return Fail(absl::StrCat("missing subcommand\nusage: ", kUsage));
   }

@@ -9,8 +9,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -106,15 +104,11 @@ absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOp
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(kUsage);
-  ratingd::ArgvCopy args(argc, argv);  // leaves the process's own argv as typed
-  argc = args.argc();
-  argv = args.argv();
-  ratingd::NormalizeFlagDashes(argc, argv);
-  const std::vector<std::string> params = ratingd::TakeRepeatedFlag(argc, argv, "param");
-  const std::vector<std::string> kafka = ratingd::TakeRepeatedFlag(argc, argv, "kafka");
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  if (positional.size() > 1) return Fail(absl::StrCat("unexpected argument '", positional[1], "'"));
+  const ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  const std::vector<std::string>& params = line.params;
+  if (line.positional.size() > 1) {
+    return Fail(absl::StrCat("unexpected argument '", line.positional[1], "'"));
+  }
 
   ratingd::DaemonConfig config;
   config.brokers = absl::GetFlag(FLAGS_brokers);
@@ -153,7 +147,8 @@ int main(int argc, char** argv) {
   config.pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
   if (config.pool.dedup_window == 0) return Fail("--dedup-window must be >= 1");
   if (absl::Status s = ApplyParams(params, options); !s.ok()) return Fail(std::string(s.message()));
-  auto properties = ratingd::ParseKafkaProperties(kafka, absl::GetFlag(FLAGS_kafka_config_file));
+  auto properties =
+      ratingd::ParseKafkaProperties(line.kafka, absl::GetFlag(FLAGS_kafka_config_file));
   if (!properties.ok()) return Fail(std::string(properties.status().message()));
   config.kafka = *properties;
 
