@@ -14,8 +14,8 @@ results=${QUICKSTART_RESULTS:-20000}
 rate=${QUICKSTART_RATE:-250}
 run_for=${QUICKSTART_SECONDS:-0}
 work=$root/build/quickstart
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
 say() { printf '\033[1m== %s\033[0m\n' "$*"; }
+source deploy/lib/process.sh  # free_port
 
 say "dependencies"
 bash deploy/install-deps.sh

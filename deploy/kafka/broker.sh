@@ -35,16 +35,8 @@ MARKER="$DIR/.made-by-broker-sh"
 say() { echo "broker.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Is pid $1 running? A zombie (exited, not yet reaped) counts as gone; kill -0 would not.
-alive() {
-  local state
-  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-  [[ $state != Z* ]]
-}
+# free_port, alive, stop_pid
+source "$root/deploy/lib/process.sh"
 
 # The pid in $DIR/broker.pid if that process is alive and is our broker (guards against a
 # stale file whose pid was reused by another process).
@@ -196,23 +188,8 @@ topic() {
 
 stop() {
   local pid
-  if ! pid=$(live_pid); then
-    rm -f "$DIR/broker.pid"
-    say "no broker running from $DIR"
-    return 0
-  fi
-  kill -TERM "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + ${KAFKA_STOP_TIMEOUT:-30}))
-  while alive "$pid"; do
-    if ((SECONDS >= deadline)); then
-      say "pid $pid still running ${KAFKA_STOP_TIMEOUT:-30} s after TERM; sending KILL"
-      kill -KILL "$pid" 2>/dev/null || true
-      break
-    fi
-    sleep 0.2
-  done
-  rm -f "$DIR/broker.pid"
-  say "stopped pid $pid"
+  pid=$(live_pid) || pid=
+  stop_pid "$pid" "$DIR/broker.pid" "${KAFKA_STOP_TIMEOUT:-30}" "broker in $DIR"
 }
 
 (($# > 0)) || die "usage: broker.sh fetch|start|wait|bootstrap|topic|stop ..."

@@ -30,16 +30,8 @@ MARKER="$DIR/.made-by-run-sh"
 say() { echo "prometheus/run.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Is pid $1 running? A zombie (exited, not yet reaped) counts as gone; kill -0 would not.
-alive() {
-  local state
-  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-  [[ $state != Z* ]]
-}
+# free_port, alive, stop_pid
+source "$root/deploy/lib/process.sh"
 
 # The recorded pid if it is alive and is our Prometheus (not a reused pid).
 live_pid() {
@@ -121,23 +113,8 @@ wait_ready() {
 
 stop() {
   local pid
-  if ! pid=$(live_pid); then
-    rm -f "$DIR/prometheus.pid"
-    say "no Prometheus running from $DIR"
-    return 0
-  fi
-  kill -TERM "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + ${PROM_STOP_TIMEOUT:-20}))
-  while alive "$pid"; do
-    if ((SECONDS >= deadline)); then
-      say "pid $pid still running ${PROM_STOP_TIMEOUT:-20} s after TERM; sending KILL"
-      kill -KILL "$pid" 2>/dev/null || true
-      break
-    fi
-    sleep 0.2
-  done
-  rm -f "$DIR/prometheus.pid"
-  say "stopped pid $pid"
+  pid=$(live_pid) || pid=
+  stop_pid "$pid" "$DIR/prometheus.pid" "${PROM_STOP_TIMEOUT:-20}" "Prometheus in $DIR"
 }
 
 (($# > 0)) || die "usage: run.sh start|wait|url|config|stop ..."
