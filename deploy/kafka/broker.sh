@@ -121,7 +121,14 @@ start() {
   # Cluster id: base64url of 16 random bytes, unpadded (what `kafka-storage random-uuid`
   # prints), without paying a JVM start for it.
   local cluster_id
-  cluster_id=$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+  # A random cluster id (base64url of 16 bytes). One starting with "-" would be read as an
+  # option by the storage tool's argument parser (1 run in 64 failed that way): redraw.
+  cluster_id=$(python3 -c 'import base64, uuid
+while True:
+    cid = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not cid.startswith("-"):
+        print(cid)
+        break')
   local t0
   t0=$(date +%s.%N)
   if ! java "$log_opt" -cp "$LIBS/*" kafka.tools.StorageTool format -t "$cluster_id" \
