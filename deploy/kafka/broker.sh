@@ -119,10 +119,9 @@ start() {
   write_log4j INFO "$DIR/log4j.properties"
   local log_opt="-Dlog4j.configuration=file:$DIR/log4j.properties"
   # Cluster id: base64url of 16 random bytes, unpadded (what `kafka-storage random-uuid`
-  # prints), without paying a JVM start for it.
+  # prints), without paying a JVM start for it. One starting with "-" would be read as an
+  # option by the storage tool's argument parser (1 start in 64 failed that way): redraw.
   local cluster_id
-  # A random cluster id (base64url of 16 bytes). One starting with "-" would be read as an
-  # option by the storage tool's argument parser (1 run in 64 failed that way): redraw.
   cluster_id=$(python3 -c 'import base64, uuid
 while True:
     cid = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
