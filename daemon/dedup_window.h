@@ -27,6 +27,8 @@ class DedupWindow {
 
   // Oldest first; Restore(Export()) gives an equal window.
   std::vector<std::string> Export() const { return {order_.begin(), order_.end()}; }
+  // The ids, oldest first, without a copy (snapshots copy them once, into the message).
+  const std::deque<std::string>& ids() const { return order_; }
   void Restore(const std::vector<std::string>& oldest_first);
   size_t size() const { return order_.size(); }
   size_t capacity() const { return capacity_; }

@@ -114,7 +114,8 @@ v1::PoolSnapshot LivePool::ToSnapshot() const {
     m.set_averaging_step(state.ml->averaging_step);
   }
   s.set_rng(state.rng);
-  for (const std::string& id : dedup_.Export()) s.add_recent_game_ids(id);
+  s.mutable_recent_game_ids()->Reserve(static_cast<int>(dedup_.size()));
+  for (const std::string& id : dedup_.ids()) s.add_recent_game_ids(id);
   s.set_elo_sequence(elo_sequence_);
   s.set_sco_sequence(sco_sequence_);
   s.set_ml_sequence(ml_sequence_);
