@@ -88,15 +88,18 @@ if not boards["elo"]:
     print("waiting for the first results...")
     sys.exit(0)
 print("atari57: %d results, %d agents" % (boards["elo"]["results"], boards["elo"]["agents"]))
-print("  %-4s %-26s %-26s %-26s" % ("rank", "Elo", "SCO", "maximal lottery (p)"))
+print("  %-4s %-26s %-26s %-28s" % ("rank", "Elo", "SCO", "maximal lottery (p, rating)"))
 for i in range(5):
     row = []
     for m in ("elo", "sco", "ml"):
         b = boards[m]
         if b and i < len(b["ranking"]):
             r = b["ranking"][i]
-            value = b["extra"]["lottery"].get(r["agent"], 0) if m == "ml" else r["rating"]
-            row.append("%-16s %9.2f" % (r["agent"], value))
+            if m == "ml":  # lottery probability, then expected margin against the lottery
+                p = b["extra"]["lottery"].get(r["agent"], 0)
+                row.append("%-16s %4.2f %+5.2f" % (r["agent"], p, r["rating"]))
+            else:
+                row.append("%-16s %9.2f" % (r["agent"], r["rating"]))
         else:
             row.append("")
     print("  %-4d %-26s %-26s %-26s" % (i + 1, *row))
