@@ -20,6 +20,8 @@ packages=(
   librdkafka-dev prometheus-cpp-dev libcivetweb-dev
   # integration tests: a real Kafka broker (Java 17 + Maven), kcat, Prometheus + promtool
   openjdk-17-jre-headless maven kcat prometheus curl
+  # deploy tests: systemd-analyze verify/security on deploy/systemd/ratingd.service
+  systemd
 )
 
 missing=()

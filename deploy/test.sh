@@ -2,7 +2,7 @@
 # The test command: installs what is needed, builds, and runs every test.
 #   1. Debian packages (deploy/install-deps.sh)
 #   2. formatting (clang-format, Google style, .clang-format)
-#   3. release build with -Werror, all tests (ctest: unit, cli, kafka, prometheus)
+#   3. release build with -Werror, all tests (ctest: unit, cli, kafka, prometheus, deploy)
 #   4. AddressSanitizer + UndefinedBehaviorSanitizer build, unit and cli tests
 #   4b. ThreadSanitizer build (clang) of the daemon's threaded units
 #   5. libFuzzer targets, each run for RATINGD_FUZZ_SECONDS (default 20)

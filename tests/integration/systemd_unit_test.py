@@ -58,6 +58,9 @@ def seconds(value):
 
 def main():
     root, ratingd = sys.argv[1], sys.argv[2]
+    if not shutil.which("systemd-analyze"):
+        print("FAIL: systemd-analyze not found (Debian package systemd; deploy/install-deps.sh)")
+        sys.exit(1)
     unit_path = os.path.join(root, "deploy/systemd/ratingd.service")
     with open(unit_path) as f:
         text = f.read()
