@@ -10,7 +10,8 @@ streams a generated sample, then evaluates every panel target of
 deploy/grafana/dashboards/ratingd.json, Grafana variables substituted as in
 grafana_dashboard_test.py ($__rate_interval -> 30s, $__interval -> 5s, $instance/$pool -> .*),
 as an instant query: each must succeed, and every target of a panel marked
-`ratingdEssential` must return a non-empty vector. Python standard library only.
+`ratingdEssential` must return a non-empty vector; the template variables (label_values)
+must list at least one value. Python standard library only.
 """
 
 import argparse
@@ -92,6 +93,14 @@ def main():
             if time.time() > deadline:
                 it.fail("essential panels without data after 60 s:\n  " + "\n  ".join(empty))
             time.sleep(2)
+        # Template variables: label_values(selector, label) must list at least one value.
+        for name, (_, selector, label) in dash.variable_queries(dashboard).items():
+            status, body = it.http(url + "/api/v1/series?" +
+                                   urllib.parse.urlencode({"match[]": selector}))
+            it.check(status == 200, "variable %s: series %s: HTTP %d %s" % (
+                name, selector, status, body[:300]))
+            values = {s.get(label) for s in json.loads(body)["data"]} - {None}
+            it.check(values, "variable %s: no value of %s in %s" % (name, label, selector))
         essential = sum(1 for p in dashboard["panels"] if p["ratingdEssential"])
         print("ok: %d dashboard queries succeed against Prometheus scraping ratingd; the %d "
               "essential panels return data" % (len(targets), essential))

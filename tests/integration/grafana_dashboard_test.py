@@ -65,6 +65,20 @@ def queries(dashboard):
     return out
 
 
+def variable_queries(dashboard):
+    """{variable: (metric, substituted series selector, label)} of label_values(...) variables."""
+    out = {}
+    for v in dashboard.get("templating", {}).get("list", []):
+        q = v.get("query")
+        q = q.get("query", "") if isinstance(q, dict) else (q or "")
+        m = re.fullmatch(r"label_values\((([a-z_:]+)(\{[^}]*\})?),\s*(\w+)\)", q.strip())
+        if not m:
+            error("variable %s: query %r is not label_values(metric{...}, label)" % (v["name"], q))
+            continue
+        out[v["name"]] = (m.group(2), substitute(m.group(1)), m.group(4))
+    return out
+
+
 def exported_metrics(root):
     names = set()
     for path, pattern in (("daemon/metrics.cc", r'\.Name\("([a-z_:]+)"\)'),
@@ -146,6 +160,9 @@ def check_queries(root, d, variables):
     known = exported_metrics(root) | recorded_metrics(root) | {"up"}
     if len(known) < 30:
         error("found only %d metric names in daemon/metrics.cc: parser broken?" % len(known))
+    for name, (metric, _, _) in variable_queries(d).items():
+        if metric not in known:
+            error("variable %s: metric %r is not exported by ratingd" % (name, metric))
     for panel, target, expr in queries(d):
         where = "panel %r %s" % (panel["title"], target["refId"])
         for var in re.findall(r"\$\{?(\w+)", target["expr"]):
