@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/daemon_log.h"
 #include "daemon/json_output.h"
 #include "daemon/pool_report.h"
 #include "daemon/rank_disagreement.h"
@@ -21,16 +22,8 @@ namespace {
 
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
 
-void Log(const std::string& line) { std::fprintf(stderr, "ratingd: %s\n", line.c_str()); }
-
 std::string Key(const std::string& pool, const std::string& model) {
   return absl::StrCat(pool, "/", model);
-}
-
-QueryReply JsonReply(int status, const google::protobuf::Message& message) {
-  absl::StatusOr<std::string> json = DeterministicJson(message);
-  if (!json.ok()) return {500, R"({"error": "cannot print the reply"})"};
-  return {status, *json};
 }
 
 absl::Status MakeDirs(const std::string& dir) {
@@ -490,198 +483,6 @@ void Daemon::UpdatePartitionMetrics() {
   metrics_->pools().Set(static_cast<double>(pools));
   metrics_->ml_refused_pools().Set(static_cast<double>(refused));
   metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
-}
-
-void Daemon::Snapshot(bool wait, bool sync) {
-  if (wait) {
-    solver_->WaitIdle();
-    DrainMlSolutions();
-  }
-  last_snapshot_ = absl::Now();
-  // Every delta and dead letter of the results a snapshot covers must be on the broker
-  // first: a restart resumes after the snapshot and would never send them again.
-  producer_->flush(5000);
-  if (producer_->outq_len() > 0) {
-    Log(absl::StrCat("snapshot postponed: ", producer_->outq_len(),
-                     " messages not yet acknowledged by the broker"));
-    return;
-  }
-  for (const auto& [p, state] : partitions_) {
-    if (pending_ml_[p] > 0) continue;  // not at a consistent point; next time
-    const auto start = std::chrono::steady_clock::now();
-    auto snapshot = std::make_shared<v1::Snapshot>(state.ToSnapshot(fingerprint_));
-    snapshot->set_written_unix_ms(absl::ToUnixMillis(absl::Now()));
-    const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, p);
-    const int32_t partition = p;
-    const int64_t next_offset = state.next_offset;
-    auto write = [this, snapshot, path, partition, next_offset, start] {
-      absl::StatusOr<size_t> bytes = WriteSnapshotFile(path, *snapshot);
-      const absl::Duration took = absl::FromChrono(std::chrono::steady_clock::now() - start);
-      std::lock_guard<std::mutex> lock(written_mu_);
-      written_.push_back({partition, next_offset, std::move(bytes), took});
-    };
-    if (sync) {
-      write();
-    } else {
-      writer_->Submit(std::move(write));
-    }
-  }
-}
-
-void Daemon::FinishSnapshotWrites() {
-  std::vector<Written> written;
-  {
-    std::lock_guard<std::mutex> lock(written_mu_);
-    written.swap(written_);
-  }
-  std::vector<RdKafka::TopicPartition*> offsets;
-  for (const Written& w : written) {
-    if (!w.bytes.ok()) {
-      metrics_->snapshot_failures().Increment();
-      Log(std::string(w.bytes.status().message()));
-      continue;
-    }
-    metrics_->snapshot_duration().Observe(absl::ToDoubleSeconds(w.took));
-    metrics_->SnapshotSize(w.partition).Set(static_cast<double>(*w.bytes));
-    metrics_->last_snapshot().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
-    // Informational (lag tools): restarts resume from the snapshot, not from this commit.
-    if (partitions_.count(w.partition) && w.next_offset > 0) {
-      offsets.push_back(
-          RdKafka::TopicPartition::create(config_.results_topic, w.partition, w.next_offset));
-    }
-  }
-  if (!offsets.empty()) {
-    consumer_->commitAsync(offsets);
-    RdKafka::TopicPartition::destroy(offsets);
-  }
-}
-
-absl::Status Daemon::RestorePartition(int32_t partition, PartitionState* out) {
-  const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, partition);
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::optional<v1::Snapshot>> snapshot = ReadSnapshotFile(path);
-  if (!snapshot.ok()) return snapshot.status();
-  if (!snapshot->has_value()) {
-    out->topic = config_.results_topic;
-    out->partition = partition;
-    out->next_offset = 0;
-    Log(absl::StrCat("partition ", partition, ": no snapshot, reading from the beginning"));
-    return absl::OkStatus();
-  }
-  absl::StatusOr<PartitionState> state =
-      PartitionState::FromSnapshot(*std::move(*snapshot), config_.pool, fingerprint_);
-  if (!state.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
-  }
-  if (state->topic != config_.results_topic || state->partition != partition) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": holds ", state->topic, "/",
-                                                   state->partition, ", not ",
-                                                   config_.results_topic, "/", partition));
-  }
-  *out = *std::move(state);
-  metrics_->restore_duration().Observe(
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  Log(absl::StrCat("partition ", partition, ": restored ", out->pools.size(),
-                   " pools from the snapshot at offset ", out->next_offset));
-  return absl::OkStatus();
-}
-
-void Daemon::OnAssign(std::vector<RdKafka::TopicPartition*>& partitions) {
-  for (RdKafka::TopicPartition* tp : partitions) {
-    const int32_t p = tp->partition();
-    if (!partitions_.count(p)) {
-      PartitionState state;
-      absl::Status restored = RestorePartition(p, &state);
-      if (!restored.ok()) {
-        fatal_ = restored;
-        Log(std::string(restored.message()));
-        continue;
-      }
-      for (const auto& [name, pool] : state.pools) pool_partition_[name] = p;
-      partitions_.emplace(p, std::move(state));
-      incarnation_[p] = next_incarnation_++;
-      pending_ml_[p] = 0;
-    }
-    // Resume exactly after the snapshot: the state reflects every record before it.
-    const int64_t next = partitions_.count(p) ? partitions_.at(p).next_offset : 0;
-    tp->set_offset(next > 0 ? next : RdKafka::Topic::OFFSET_BEGINNING);
-  }
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
-}
-
-void Daemon::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
-  // Snapshot what we hand over, then forget it.
-  Snapshot(true, true);
-  FinishSnapshotWrites();
-  for (RdKafka::TopicPartition* tp : partitions) {
-    auto it = partitions_.find(tp->partition());
-    if (it == partitions_.end()) continue;
-    for (const auto& [name, pool] : it->second.pools) pool_partition_.erase(name);
-    partitions_.erase(it);
-    pending_ml_.erase(tp->partition());
-    incarnation_.erase(tp->partition());
-  }
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
-}
-
-void Daemon::ServeQueries() {
-  for (auto& [query, promise] : queries_.TakeAll()) {
-    if (query.kind == Query::Kind::kPools) {
-      google::protobuf::Struct body;
-      google::protobuf::ListValue& list = *(*body.mutable_fields())["pools"].mutable_list_value();
-      for (const auto& [p, state] : partitions_) {
-        for (const auto& [name, pool] : state.pools) {
-          google::protobuf::Struct& item = *list.add_values()->mutable_struct_value();
-          auto& f = *item.mutable_fields();
-          f["pool"].set_string_value(name);
-          f["partition"].set_number_value(p);
-          f["agents"].set_number_value(static_cast<double>(pool->pool().index().size()));
-          f["results"].set_number_value(static_cast<double>(pool->pool().results()));
-        }
-      }
-      promise->set_value(JsonReply(200, body));
-      continue;
-    }
-    if (query.model != "elo" && query.model != "sco" && query.model != "ml") {
-      promise->set_value(JsonErrorReply(400, "model must be elo, sco or ml"));
-      continue;
-    }
-    auto where = pool_partition_.find(query.pool);
-    if (where == pool_partition_.end() || !partitions_.count(where->second)) {
-      promise->set_value(JsonErrorReply(
-          404, absl::StrCat("pool '", query.pool,
-                            "' is not held by this instance: unknown, or its partition is "
-                            "assigned to another instance")));
-      continue;
-    }
-    const LivePool& live = *partitions_.at(where->second).pools.at(query.pool);
-    const ratings::Pool& pool = live.pool();
-    if ((query.model == "elo" && !pool.elo()) || (query.model == "sco" && !pool.sco()) ||
-        (query.model == "ml" && !pool.ml())) {
-      promise->set_value(JsonErrorReply(404, absl::StrCat("model '", query.model, "' is off")));
-      continue;
-    }
-    if (query.model != "ml") {
-      promise->set_value(JsonReply(200, live.Report(query.model, query.limit)));
-      continue;
-    }
-    if (pool.ml()->refused()) {
-      promise->set_value(JsonErrorReply(
-          409, absl::StrCat("ml is off for pool '", query.pool, "': ", pool.index().size(),
-                            " agents exceed max_agents=", pool.ml()->options().max_agents)));
-      continue;
-    }
-    // Solve a copy off the consumer thread, as `ratingctl rate --method ml` does.
-    auto copy = std::make_shared<ratings::Pool>(pool);
-    const size_t limit = query.limit;
-    std::shared_ptr<std::promise<QueryReply>> reply_to = promise;
-    solver_->Submit([copy, limit, reply_to] {
-      absl::StatusOr<v1::RatingReport> report = PoolReport("ml", *copy, limit);
-      reply_to->set_value(report.ok()
-                              ? JsonReply(200, *report)
-                              : JsonErrorReply(500, std::string(report.status().message())));
-    });
-  }
 }
 
 }  // namespace ratingd

@@ -178,7 +178,7 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
   ratings::AgentIndex index;
   ASSIGN_OR_RETURN(const ratings::VoteSet votes, ToVoteSet(records, config.input, index));
   const size_t result_agents = index.size();
-  // TODO(merge, issue 3): the shared batch tally.
+  // The shared batch tally (sparse), as elo-bt reads it.
   const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(votes);
 
   Struct doc;
