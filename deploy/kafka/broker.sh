@@ -35,18 +35,12 @@ MARKER="$DIR/.made-by-broker-sh"
 say() { echo "broker.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-# free_port, alive, stop_pid
+# free_port, alive, live_pid_of, stop_pid
 source "$root/deploy/lib/process.sh"
 
 # The pid in $DIR/broker.pid if that process is alive and is our broker (guards against a
 # stale file whose pid was reused by another process).
-live_pid() {
-  local pid
-  pid=$(cat "$DIR/broker.pid" 2>/dev/null) || return 1
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "kafka.Kafka $DIR/server.properties" || return 1
-  echo "$pid"
-}
+live_pid() { live_pid_of "$DIR/broker.pid" "kafka.Kafka $DIR/server.properties"; }
 
 fetch() {
   local stamp="$LIBS/.fetched" want

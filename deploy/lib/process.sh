@@ -13,6 +13,16 @@ alive() {
   [[ $state != Z* ]]
 }
 
+# live_pid_of PIDFILE PATTERN: the pid recorded in PIDFILE if that process is alive and its
+# command line contains PATTERN (guards against a stale file whose pid was reused).
+live_pid_of() {
+  local pid
+  pid=$(cat "$1" 2>/dev/null) || return 1
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2" || return 1
+  echo "$pid"
+}
+
 # stop_pid PID PIDFILE TIMEOUT NAME: TERM, wait up to TIMEOUT seconds, then KILL; removes
 # PIDFILE. An empty PID means nothing runs (not an error).
 stop_pid() {

@@ -32,17 +32,11 @@ MARKER="$DIR/.made-by-run-sh"
 say() { echo "prometheus/run.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-# free_port, alive, stop_pid
+# free_port, alive, live_pid_of, stop_pid
 source "$root/deploy/lib/process.sh"
 
 # The recorded pid if it is alive and is our Prometheus (not a reused pid).
-live_pid() {
-  local pid
-  pid=$(cat "$DIR/prometheus.pid" 2>/dev/null) || return 1
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "--config.file=$DIR/prometheus.yml" || return 1
-  echo "$pid"
-}
+live_pid() { live_pid_of "$DIR/prometheus.pid" "--config.file=$DIR/prometheus.yml"; }
 
 start() {
   if pid=$(live_pid); then
