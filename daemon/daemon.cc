@@ -220,8 +220,13 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
         topics.message(), " (are the brokers at --brokers=", config.brokers, " reachable?)"));
   }
   // The snapshot of results partition p goes to snapshots partition p.
+  // A topic just created may take a moment to appear in the metadata.
   absl::StatusOr<int> results_partitions =
       PartitionCount(*d->producer_, config.results_topic, 15000);
+  for (int i = 0; i < 50 && absl::IsNotFound(results_partitions.status()); ++i) {
+    absl::SleepFor(absl::Milliseconds(200));
+    results_partitions = PartitionCount(*d->producer_, config.results_topic, 15000);
+  }
   if (!results_partitions.ok()) return results_partitions.status();
   topics = EnsureTopics(*d->producer_,
                         {{config.snapshots_topic,
@@ -232,6 +237,10 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
   if (!topics.ok()) return absl::UnavailableError(topics.message());
   absl::StatusOr<int> snapshot_partitions =
       PartitionCount(*d->producer_, config.snapshots_topic, 15000);
+  for (int i = 0; i < 50 && absl::IsNotFound(snapshot_partitions.status()); ++i) {
+    absl::SleepFor(absl::Milliseconds(200));
+    snapshot_partitions = PartitionCount(*d->producer_, config.snapshots_topic, 15000);
+  }
   if (!snapshot_partitions.ok()) return snapshot_partitions.status();
   if (*snapshot_partitions < *results_partitions) {
     return absl::FailedPreconditionError(absl::StrCat(

@@ -35,9 +35,9 @@ ABSL_FLAG(int, topic_partitions, -1,
           "partitions of the topics ratingd creates when missing (-1: broker default)");
 ABSL_FLAG(int, topic_replication, -1,
           "replication factor of the topics ratingd creates (-1: broker default)");
-ABSL_FLAG(std::string, snapshots_topic, "ratingd.snapshots",
+ABSL_FLAG(std::string, snapshots_topic, "",
           "compacted topic of the per-partition snapshots, one per consumer group (created with "
-          "as many partitions as the results topic)");
+          "as many partitions as the results topic); empty: <group>.snapshots");
 ABSL_FLAG(std::string, transactional_id, "",
           "Kafka transactional.id, stable per instance (empty: ratingd-<instance-id>, or "
           "ratingd-<host name> without --instance-id)");
@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
   config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
   config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);
   config.snapshots_topic = absl::GetFlag(FLAGS_snapshots_topic);
+  if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
   config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
   config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
   config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
