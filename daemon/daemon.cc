@@ -252,8 +252,8 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
   // transaction, so read_committed readers do not wait for its timeout.
   std::unique_ptr<RdKafka::Error> init(d->producer_->init_transactions(30000));
   if (init) {
-    return absl::UnavailableError(absl::StrCat("init_transactions (transactional.id ",
-                                               transactional_id, "): ", init->str()));
+    return absl::UnavailableError(
+        absl::StrCat("init_transactions (transactional.id ", transactional_id, "): ", init->str()));
   }
   Log(absl::StrCat("transactional.id ", transactional_id));
   return d;
@@ -317,9 +317,10 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
     delete producer_->abort_transaction(5000);
     txn_open_ = false;
   } else if (!CommitTransaction(true)) {
-    status = fatal_.ok() ? absl::UnavailableError(
-                               "the final transaction did not commit; a restart replays it")
-                         : fatal_;
+    status =
+        fatal_.ok()
+            ? absl::UnavailableError("the final transaction did not commit; a restart replays it")
+            : fatal_;
   }
   writer_->WaitIdle();
   FinishSnapshotWrites();

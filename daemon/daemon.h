@@ -152,7 +152,7 @@ class Daemon {
   size_t txn_records_ = 0;
   absl::flat_hash_map<int32_t, int64_t> committed_;        // offsets committed by us
   absl::flat_hash_map<int32_t, int64_t> snapshot_offset_;  // of the last committed snapshot
-  std::set<int32_t> restoring_;  // assigned, paused, state not loaded yet
+  std::set<int32_t> restoring_;                            // assigned, paused, state not loaded yet
   absl::Time next_restore_attempt_ = absl::InfinitePast();
   uint64_t next_snapshot_id_;
 

@@ -66,8 +66,7 @@ void Daemon::RestorePending() {
       return;
     }
     if (!restored.ok()) {
-      Log(absl::StrCat("partition ", p, ": restore failed, retrying in 1 s: ",
-                       restored.message()));
+      Log(absl::StrCat("partition ", p, ": restore failed, retrying in 1 s: ", restored.message()));
       next_restore_attempt_ = absl::Now() + absl::Seconds(1);
       continue;
     }
@@ -115,13 +114,13 @@ absl::Status Daemon::RestorePartition(int32_t partition) {
     absl::StatusOr<PartitionState> loaded =
         PartitionState::FromSnapshot(*std::move(snapshot), config_.pool, fingerprint_);
     if (!loaded.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(source, ", partition ", partition, ": ",
-                                                     loaded.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ", partition ", partition, ": ", loaded.status().message()));
     }
     if (loaded->topic != config_.results_topic || loaded->partition != partition) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(source, ": holds ", loaded->topic, "/", loaded->partition, ", not ",
-                       config_.results_topic, "/", partition));
+      return absl::FailedPreconditionError(absl::StrCat(source, ": holds ", loaded->topic, "/",
+                                                        loaded->partition, ", not ",
+                                                        config_.results_topic, "/", partition));
     }
     if (committed >= 0 && loaded->next_offset > committed) {
       // The group's offsets were moved back by an operator: rebuild up to them.
@@ -139,10 +138,9 @@ absl::Status Daemon::RestorePartition(int32_t partition) {
   if (RdKafka::ErrorCode e = consumer_->seek(*seek, 10000); e != RdKafka::ERR_NO_ERROR) {
     return absl::UnavailableError(absl::StrCat("seek: ", RdKafka::err2str(e)));
   }
-  Log(absl::StrCat("partition ", partition, ": restored ", state.pools.size(),
-                   " pools at offset ", state.next_offset, " from ", source,
-                   "; replaying without emitting up to the committed offset ",
-                   state.replay_until));
+  Log(absl::StrCat("partition ", partition, ": restored ", state.pools.size(), " pools at offset ",
+                   state.next_offset, " from ", source,
+                   "; replaying without emitting up to the committed offset ", state.replay_until));
   for (const auto& [name, pool] : state.pools) pool_partition_[name] = partition;
   if (committed >= 0) committed_[partition] = committed;
   if (snapshot.has_value() || state.next_offset > 0) {
@@ -186,8 +184,10 @@ absl::StatusOr<std::optional<v1::Snapshot>> Daemon::ReadSnapshotTopic(int32_t pa
             absl::StrCat(config_.snapshots_topic, "/", partition, "@", m->offset());
         absl::Status added = assembler.Add(
             absl::string_view(static_cast<const char*>(m->payload()), m->len()), where);
-        if (absl::IsFailedPrecondition(added)) status = added;
-        else if (!added.ok()) Log(absl::StrCat("skipping: ", added.message()));
+        if (absl::IsFailedPrecondition(added))
+          status = added;
+        else if (!added.ok())
+          Log(absl::StrCat("skipping: ", added.message()));
         break;
       }
       case RdKafka::ERR__PARTITION_EOF:

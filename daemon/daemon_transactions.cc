@@ -16,8 +16,7 @@
 
 namespace ratingd {
 
-Daemon::TxnOutcome Daemon::TxnCall(const char* what,
-                                   const std::function<RdKafka::Error*()>& call) {
+Daemon::TxnOutcome Daemon::TxnCall(const char* what, const std::function<RdKafka::Error*()>& call) {
   for (int attempt = 1;; ++attempt) {
     std::unique_ptr<RdKafka::Error> error(call());
     if (!error) return TxnOutcome::kOk;
@@ -74,8 +73,8 @@ void Daemon::ProduceSnapshots(std::vector<PendingFile>* files) {
     snapshot.SerializeToString(bytes.get());
     for (ChunkRecord& chunk : SplitSnapshot(config_.group, config_.results_topic, p,
                                             state.next_offset, next_snapshot_id_++, *bytes)) {
-      absl::Status s = Produce(*producer_, config_.snapshots_topic, chunk.key, chunk.value,
-                               nullptr, nullptr, p);
+      absl::Status s =
+          Produce(*producer_, config_.snapshots_topic, chunk.key, chunk.value, nullptr, nullptr, p);
       if (!s.ok()) Log(std::string(s.message()));  // the commit fails and rolls back
     }
     txn_dirty_ = true;
@@ -99,8 +98,7 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
     auto c = committed_.find(p);
     if (c != committed_.end() && c->second == state.next_offset) continue;
     if (state.next_offset <= 0) continue;
-    offsets.push_back(
-        RdKafka::TopicPartition::create(config_.results_topic, p, state.next_offset));
+    offsets.push_back(RdKafka::TopicPartition::create(config_.results_topic, p, state.next_offset));
   }
   if (!txn_dirty_ && offsets.empty()) {
     txn_started_ = absl::Now();  // nothing to commit; the transaction stays open
@@ -116,10 +114,12 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
     });
   }
   if (outcome == TxnOutcome::kOk) {
-    outcome = TxnCall("commit_transaction", [this] { return producer_->commit_transaction(10000); });
+    outcome =
+        TxnCall("commit_transaction", [this] { return producer_->commit_transaction(10000); });
   }
   std::vector<std::pair<int32_t, int64_t>> sent;
-  for (const RdKafka::TopicPartition* tp : offsets) sent.emplace_back(tp->partition(), tp->offset());
+  for (const RdKafka::TopicPartition* tp : offsets)
+    sent.emplace_back(tp->partition(), tp->offset());
   RdKafka::TopicPartition::destroy(offsets);
   if (outcome == TxnOutcome::kAborted) {
     AbortAndRollback();

@@ -140,8 +140,8 @@ absl::Status Produce(RdKafka::Producer& producer, const std::string& topic, cons
                      int32_t partition) {
   while (true) {
     const RdKafka::ErrorCode err = producer.produce(
-        topic, partition, RdKafka::Producer::RK_MSG_COPY,
-        const_cast<char*>(value.data()), value.size(), key.data(), key.size(), 0, headers, opaque);
+        topic, partition, RdKafka::Producer::RK_MSG_COPY, const_cast<char*>(value.data()),
+        value.size(), key.data(), key.size(), 0, headers, opaque);
     if (err == RdKafka::ERR_NO_ERROR) return absl::OkStatus();
     if (err == RdKafka::ERR__QUEUE_FULL) {
       producer.poll(10);

@@ -134,9 +134,9 @@ Metrics::Metrics(size_t max_pools)
                            .Register(r)
                            .Add({}, LatencyBuckets());
   transactions_family_ = &BuildCounter()
-                             .Name("ratingd_transactions_total")
-                             .Help("Kafka transactions ended, by outcome (committed, aborted)")
-                             .Register(r);
+                              .Name("ratingd_transactions_total")
+                              .Help("Kafka transactions ended, by outcome (committed, aborted)")
+                              .Register(r);
   commit_duration_ = &BuildHistogram()
                           .Name("ratingd_transaction_commit_duration_seconds")
                           .Help("Time to send the offsets and commit one transaction")
@@ -149,8 +149,9 @@ Metrics::Metrics(size_t max_pools)
                     .Add({});
   replayed_ = &BuildCounter()
                    .Name("ratingd_replayed_records_total")
-                   .Help("Records replayed into restored state without emitting (already "
-                         "committed before)")
+                   .Help(
+                       "Records replayed into restored state without emitting (already "
+                       "committed before)")
                    .Register(r)
                    .Add({});
   pool_agents_family_ =

@@ -8,9 +8,8 @@
 namespace ratingd {
 
 std::vector<ChunkRecord> SplitSnapshot(const std::string& group, const std::string& topic,
-                                       int32_t partition, int64_t next_offset,
-                                       uint64_t snapshot_id, const std::string& snapshot_bytes,
-                                       size_t chunk_bytes) {
+                                       int32_t partition, int64_t next_offset, uint64_t snapshot_id,
+                                       const std::string& snapshot_bytes, size_t chunk_bytes) {
   chunk_bytes = std::max<size_t>(chunk_bytes, 1);
   const size_t count = std::max<size_t>(1, (snapshot_bytes.size() + chunk_bytes - 1) / chunk_bytes);
   std::vector<ChunkRecord> records;
@@ -39,14 +38,14 @@ absl::Status SnapshotAssembler::Add(absl::string_view value, const std::string& 
     return absl::DataLossError(absl::StrCat(where, ": not a ratingd snapshot chunk"));
   }
   if (chunk.group() != group_ || chunk.topic() != topic_ || chunk.partition() != partition_) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        where, ": a snapshot of group '", chunk.group(), "', ", chunk.topic(), "/",
-        chunk.partition(), " where group '", group_, "', ", topic_, "/", partition_,
-        " was expected; give every consumer group its own --snapshots-topic"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(where, ": a snapshot of group '", chunk.group(), "', ", chunk.topic(), "/",
+                     chunk.partition(), " where group '", group_, "', ", topic_, "/", partition_,
+                     " was expected; give every consumer group its own --snapshots-topic"));
   }
   if (chunk.count() == 0 || chunk.index() >= chunk.count()) {
-    return absl::DataLossError(absl::StrCat(where, ": chunk ", chunk.index(), " of ",
-                                            chunk.count(), " is out of range"));
+    return absl::DataLossError(
+        absl::StrCat(where, ": chunk ", chunk.index(), " of ", chunk.count(), " is out of range"));
   }
   Pending& p = pending_[chunk.snapshot_id()];
   if (p.chunks.empty()) {
@@ -54,9 +53,9 @@ absl::Status SnapshotAssembler::Add(absl::string_view value, const std::string& 
     p.next_offset = chunk.next_offset();
   }
   if (p.chunks.size() != chunk.count() || p.next_offset != chunk.next_offset()) {
-    return absl::DataLossError(
-        absl::StrCat(where, ": chunk disagrees with the other chunks of snapshot ",
-                     chunk.snapshot_id(), " (count or offset)"));
+    return absl::DataLossError(absl::StrCat(where,
+                                            ": chunk disagrees with the other chunks of snapshot ",
+                                            chunk.snapshot_id(), " (count or offset)"));
   }
   std::optional<std::string>& slot = p.chunks[chunk.index()];
   if (!slot.has_value()) ++p.seen;

@@ -27,8 +27,8 @@ struct ChunkRecord {
 // Cuts `snapshot_bytes` (a serialised Snapshot of `partition` at `next_offset`) into
 // records of at most `chunk_bytes` of data each; an empty snapshot still gives one record.
 std::vector<ChunkRecord> SplitSnapshot(const std::string& group, const std::string& topic,
-                                       int32_t partition, int64_t next_offset,
-                                       uint64_t snapshot_id, const std::string& snapshot_bytes,
+                                       int32_t partition, int64_t next_offset, uint64_t snapshot_id,
+                                       const std::string& snapshot_bytes,
                                        size_t chunk_bytes = kSnapshotChunkBytes);
 
 // Fed the records of one snapshots-topic partition in log order (committed ones only),
