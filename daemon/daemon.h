@@ -20,7 +20,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -128,9 +127,10 @@ class Daemon {
   // Partitions (daemon_partitions.cc).
   void OnAssign(const std::vector<RdKafka::TopicPartition*>& partitions);
   void OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions);
-  // Restores the partitions waiting for it (paused): state from the local file if it
-  // matches the committed offset, else from the snapshots topic; then seek and resume.
-  void RestorePending();
+  // Restores a partition's state (from the local file if it matches the committed offset,
+  // else from the snapshots topic), retrying while the broker is away; false (fatal_
+  // set) if it cannot.
+  bool RestoreWithRetry(int32_t partition);
   absl::Status RestorePartition(int32_t partition);
   absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotTopic(int32_t partition);
   void DropPartition(int32_t partition);
@@ -152,8 +152,6 @@ class Daemon {
   size_t txn_records_ = 0;
   absl::flat_hash_map<int32_t, int64_t> committed_;        // offsets committed by us
   absl::flat_hash_map<int32_t, int64_t> snapshot_offset_;  // of the last committed snapshot
-  std::set<int32_t> restoring_;                            // assigned, paused, state not loaded yet
-  absl::Time next_restore_attempt_ = absl::InfinitePast();
   uint64_t next_snapshot_id_;
 
   std::map<int32_t, PartitionState> partitions_;
