@@ -64,6 +64,10 @@ class Daemon::Callbacks : public RdKafka::RebalanceCb,
   }
 
   void dr_cb(RdKafka::Message& message) override {
+    if (message.err() == RdKafka::ERR__PURGE_QUEUE ||
+        message.err() == RdKafka::ERR__PURGE_INFLIGHT) {
+      return;  // part of an aborted transaction: expected, the records are replayed
+    }
     if (message.err() != RdKafka::ERR_NO_ERROR) {
       daemon_->metrics_->KafkaError(RdKafka::err2str(message.err())).Increment();
       Log(absl::StrCat("delivery to ", message.topic_name(), " failed: ", message.errstr()));

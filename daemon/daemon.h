@@ -53,6 +53,9 @@ struct DaemonConfig {
   // empty: "ratingd-" + instance_id, or + the host name without an instance id.
   std::string transactional_id;
   absl::Duration commit_interval = absl::Milliseconds(100);
+  // Fault injection for tests (environment RATINGD_FAULT_ABORT_EVERY): abort every N-th
+  // transaction instead of committing it, exercising rollback and rewind. 0 = off.
+  uint64_t fault_abort_every = 0;
   int topic_partitions = -1;   // for topics ratingd creates; -1 = broker default
   int topic_replication = -1;  // likewise
   std::string snapshot_dir;
@@ -146,6 +149,7 @@ class Daemon {
   // A transaction is committed at least every commit_interval and every this many records.
   static constexpr size_t kMaxTransactionRecords = 20000;
   bool stopping_ = false;
+  uint64_t commits_attempted_ = 0;
   bool txn_open_ = false;
   bool txn_dirty_ = false;  // something was produced in the open transaction
   absl::Time txn_started_ = absl::Now();

@@ -108,6 +108,13 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
     }
     return true;
   }
+  if (config_.fault_abort_every > 0 && ++commits_attempted_ % config_.fault_abort_every == 0 &&
+      !stopping_) {
+    Log("fault injection: aborting this transaction (RATINGD_FAULT_ABORT_EVERY)");
+    RdKafka::TopicPartition::destroy(offsets);
+    AbortAndRollback();
+    return false;
+  }
   const auto start = std::chrono::steady_clock::now();
   TxnOutcome outcome = TxnOutcome::kOk;
   if (!offsets.empty()) {
