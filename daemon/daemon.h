@@ -124,7 +124,11 @@ class Daemon {
     std::shared_ptr<const std::string> bytes;
   };
   void ProduceSnapshots(std::vector<PendingFile>* files);
+  // Aborts the open transaction and restores every held partition to its last commit
+  // (rewinding the consumer). While partitions are being revoked (revoking_) nothing is
+  // restored: the state is dropped anyway.
   void AbortAndRollback();
+  bool revoking_ = false;
   void FinishSnapshotWrites();
 
   // Partitions (daemon_partitions.cc).

@@ -38,7 +38,9 @@ void Daemon::OnAssign(const std::vector<RdKafka::TopicPartition*>& partitions) {
 void Daemon::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
   // Eager protocol: the group generation is still ours, so what was read commits now,
   // with a snapshot of every partition handed over (the next owner replays nothing).
+  revoking_ = true;
   if (!stopping_) CommitTransaction(true);
+  revoking_ = false;
   for (const RdKafka::TopicPartition* tp : partitions) {
     DropPartition(tp->partition());
     committed_.erase(tp->partition());

@@ -167,6 +167,10 @@ void Daemon::AbortAndRollback() {
   }
   txn_open_ = false;
   metrics_->Transactions("aborted").Increment();
+  if (revoking_) {
+    BeginTransaction();
+    return;
+  }
   // Nothing of the aborted transaction is visible; forget what it changed by restoring
   // every partition again from its last committed point (snapshot + replay).
   solver_->WaitIdle();
