@@ -103,6 +103,7 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
   if (!txn_dirty_ && offsets.empty()) {
     txn_started_ = absl::Now();  // nothing to commit; the transaction stays open
     txn_records_ = 0;
+    metrics_->last_commit().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
     if (with_snapshots) {  // every caught-up partition's committed snapshot is current
       metrics_->last_snapshot().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
     }
@@ -138,6 +139,7 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
   if (outcome == TxnOutcome::kFatal) return false;
   txn_open_ = false;
   metrics_->Transactions("committed").Increment();
+  metrics_->last_commit().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
   metrics_->commit_duration().Observe(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (const auto& [p, offset] : sent) committed_[p] = offset;

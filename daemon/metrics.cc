@@ -142,6 +142,12 @@ Metrics::Metrics(size_t max_pools)
                           .Help("Time to send the offsets and commit one transaction")
                           .Register(r)
                           .Add({}, LatencyBuckets());
+  last_commit_ = &BuildGauge()
+                      .Name("ratingd_last_commit_timestamp_seconds")
+                      .Help("Unix time of the last transaction commit (or commit point with "
+                            "nothing to commit)")
+                      .Register(r)
+                      .Add({});
   restoring_ = &BuildGauge()
                     .Name("ratingd_partitions_restoring")
                     .Help("Assigned partitions being restored or replayed (not yet emitting)")

@@ -51,6 +51,9 @@ class Metrics {
   // Transactions (issue 6): outcome committed or aborted.
   prometheus::Counter& Transactions(const std::string& outcome);
   prometheus::Histogram& commit_duration() { return *commit_duration_; }
+  // Unix time of the last commit (or of the last commit point with nothing to commit):
+  // frozen while commits cannot complete, e.g. during a broker outage.
+  prometheus::Gauge& last_commit() { return *last_commit_; }
   prometheus::Gauge& partitions_restoring() { return *restoring_; }
   prometheus::Counter& replayed_records() { return *replayed_; }
   // Pools (bounded labels).
@@ -98,6 +101,7 @@ class Metrics {
   prometheus::Counter* snapshot_failures_;
   prometheus::Histogram* restore_duration_;
   prometheus::Histogram* commit_duration_;
+  prometheus::Gauge* last_commit_;
   prometheus::Gauge* restoring_;
   prometheus::Counter* replayed_;
   prometheus::Gauge* ml_refused_;
