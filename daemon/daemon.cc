@@ -1,6 +1,7 @@
 #include "daemon/daemon.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -51,17 +52,14 @@ class Daemon::Callbacks : public RdKafka::RebalanceCb,
 
   void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
                     std::vector<RdKafka::TopicPartition*>& partitions) override {
+    (void)consumer;  // the daemon's own consumer_
     if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
       daemon_->metrics_->Rebalance("assign").Increment();
       daemon_->OnAssign(partitions);
-      consumer->assign(partitions);
-      daemon_->ready_ = daemon_->fatal_.ok();
-      daemon_->metrics_->ready().Set(daemon_->ready_ ? 1 : 0);
     } else {
       daemon_->metrics_->Rebalance(err == RdKafka::ERR__REVOKE_PARTITIONS ? "revoke" : "error")
           .Increment();
       daemon_->OnRevoke(partitions);
-      consumer->unassign();
     }
   }
 
@@ -99,6 +97,7 @@ Daemon::Daemon(const DaemonConfig& config, Metrics* metrics)
       metrics_(metrics),
       fingerprint_(ParamsFingerprint(config.pool)),
       callbacks_(std::make_unique<Callbacks>(this)),
+      next_snapshot_id_(static_cast<uint64_t>(absl::ToUnixNanos(absl::Now())) << 8),
       solver_(std::make_unique<BackgroundWorker>()),
       writer_(std::make_unique<BackgroundWorker>()) {}
 
@@ -113,7 +112,8 @@ absl::Status ValidateDaemonConfig(const DaemonConfig& config) {
   for (const auto& [flag, topic] : {std::pair("--results-topic", config.results_topic),
                                     {"--deltas-topic", config.deltas_topic},
                                     {"--leaderboards-topic", config.leaderboards_topic},
-                                    {"--dlq-topic", config.dlq_topic}}) {
+                                    {"--dlq-topic", config.dlq_topic},
+                                    {"--snapshots-topic", config.snapshots_topic}}) {
     if (topic.empty()) return absl::InvalidArgumentError(absl::StrCat(flag, " is empty"));
   }
   if (config.snapshot_dir.empty()) {
@@ -121,6 +121,9 @@ absl::Status ValidateDaemonConfig(const DaemonConfig& config) {
   }
   if (config.snapshot_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--snapshot-interval must be > 0");
+  }
+  if (config.commit_interval <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--commit-interval must be > 0");
   }
   if (auto s = MakeDirs(config.snapshot_dir); !s.ok()) return s;
   // Fails early, naming the problem, if a parameter is out of range.
@@ -145,16 +148,36 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
                                     // Latency (BENCHMARKS.md, end to end): the default 500 ms
                                     // fetch wait put the p99 at ~180 ms; 5 ms gives ~10 ms.
                                     {"fetch.wait.max.ms", "5"}};
-  KafkaProperties producer_props = {
-      {"bootstrap.servers", config.brokers}, {"client.id", "ratingd"},
-      {"enable.idempotence", "true"},        {"linger.ms", "1"},
-      {"compression.type", "lz4"},           {"message.max.bytes", "16777216"}};
+  std::string transactional_id = config.transactional_id;
+  if (transactional_id.empty()) {
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    transactional_id =
+        absl::StrCat("ratingd-", config.instance_id.empty() ? host : config.instance_id);
+  }
+  // Transactional (shared/KAFKA.md §2.4): idempotence is implied; a transaction open longer
+  // than the timeout (a broker outage) is aborted by the coordinator and rolled back here.
+  KafkaProperties producer_props = {{"bootstrap.servers", config.brokers},
+                                    {"client.id", "ratingd"},
+                                    {"transactional.id", transactional_id},
+                                    {"transaction.timeout.ms", "60000"},
+                                    {"linger.ms", "1"},
+                                    {"compression.type", "lz4"},
+                                    {"message.max.bytes", "16777216"}};
+  // Reads the snapshots topic on assignment; never joins the group nor commits.
+  KafkaProperties reader_props = {{"bootstrap.servers", config.brokers},
+                                  {"group.id", absl::StrCat(config.group, ".snapshot-reader")},
+                                  {"client.id", "ratingd-snapshot-reader"},
+                                  {"enable.auto.commit", "false"},
+                                  {"enable.partition.eof", "true"},
+                                  {"isolation.level", "read_committed"}};
   if (!config.instance_id.empty()) {
     consumer_props.push_back({"group.instance.id", config.instance_id});
   }
   for (const auto& kv : config.kafka) {
     consumer_props.push_back(kv);
     producer_props.push_back(kv);
+    if (kv.first != "group.instance.id") reader_props.push_back(kv);
   }
   std::string error;
   {
@@ -173,6 +196,14 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
     d->producer_.reset(RdKafka::Producer::create(conf->get(), error));
     if (!d->producer_) return absl::InvalidArgumentError(absl::StrCat("Kafka producer: ", error));
   }
+  {
+    auto conf = MakeConf(reader_props);
+    if (!conf.ok()) return conf.status();
+    d->snapshot_reader_.reset(RdKafka::KafkaConsumer::create(conf->get(), error));
+    if (!d->snapshot_reader_) {
+      return absl::InvalidArgumentError(absl::StrCat("Kafka snapshot reader: ", error));
+    }
+  }
   const int p = config.topic_partitions, r = config.topic_replication;
   absl::Status topics =
       EnsureTopics(*d->producer_,
@@ -188,6 +219,43 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
     return absl::UnavailableError(absl::StrCat(
         topics.message(), " (are the brokers at --brokers=", config.brokers, " reachable?)"));
   }
+  // The snapshot of results partition p goes to snapshots partition p.
+  // A topic just created may take a moment to appear in the metadata.
+  absl::StatusOr<int> results_partitions =
+      PartitionCount(*d->producer_, config.results_topic, 15000);
+  for (int i = 0; i < 50 && absl::IsNotFound(results_partitions.status()); ++i) {
+    absl::SleepFor(absl::Milliseconds(200));
+    results_partitions = PartitionCount(*d->producer_, config.results_topic, 15000);
+  }
+  if (!results_partitions.ok()) return results_partitions.status();
+  topics = EnsureTopics(*d->producer_,
+                        {{config.snapshots_topic,
+                          *results_partitions,
+                          r,
+                          {{"cleanup.policy", "compact"}, {"max.message.bytes", "1048576"}}}},
+                        15000);
+  if (!topics.ok()) return absl::UnavailableError(topics.message());
+  absl::StatusOr<int> snapshot_partitions =
+      PartitionCount(*d->producer_, config.snapshots_topic, 15000);
+  for (int i = 0; i < 50 && absl::IsNotFound(snapshot_partitions.status()); ++i) {
+    absl::SleepFor(absl::Milliseconds(200));
+    snapshot_partitions = PartitionCount(*d->producer_, config.snapshots_topic, 15000);
+  }
+  if (!snapshot_partitions.ok()) return snapshot_partitions.status();
+  if (*snapshot_partitions < *results_partitions) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--snapshots-topic=", config.snapshots_topic, " has ", *snapshot_partitions,
+        " partitions, fewer than the ", *results_partitions, " of ", config.results_topic,
+        "; give it at least as many (kafka-topics --alter --partitions)"));
+  }
+  // Fences an earlier incarnation with the same transactional.id and aborts its open
+  // transaction, so read_committed readers do not wait for its timeout.
+  std::unique_ptr<RdKafka::Error> init(d->producer_->init_transactions(30000));
+  if (init) {
+    return absl::UnavailableError(
+        absl::StrCat("init_transactions (transactional.id ", transactional_id, "): ", init->str()));
+  }
+  Log(absl::StrCat("transactional.id ", transactional_id));
   return d;
 }
 
@@ -198,7 +266,9 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
   }
   Log(absl::StrCat("consuming ", config_.results_topic, " as group ", config_.group, " from ",
                    config_.brokers));
+  BeginTransaction();
   while (!stop.load() && fatal_.ok()) {
+    RestorePending();
     // A batch of records, then the housekeeping.
     // Wait briefly for the first record while deliveries are outstanding, so their
     // reports (end-to-end latency, errors) are not held back by an idle input.
@@ -213,9 +283,14 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
     DrainMlSolutions();
     if (queries_.pending()) ServeQueries();
     PublishLeaderboards(false);
-    if (absl::Now() - last_snapshot_ >= config_.snapshot_interval) Snapshot(true, false);
+    const absl::Time now = absl::Now();
+    if (now - txn_started_ >= config_.commit_interval || txn_records_ >= kMaxTransactionRecords) {
+      const bool snapshots = now - last_snapshot_ >= config_.snapshot_interval;
+      CommitTransaction(snapshots);
+    }
     FinishSnapshotWrites();
     UpdatePartitionMetrics();
+    UpdateReadiness();
   }
   // Graceful shutdown (DESIGN §8).
   Log(fatal_.ok() ? "stopping: draining" : std::string(fatal_.message()));
@@ -230,19 +305,29 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
   }
   DrainMlSolutions();
   PublishLeaderboards(true);
-  const int64_t left_ms = std::max<int64_t>(100, absl::ToInt64Milliseconds(deadline - absl::Now()));
-  if (producer_->flush(static_cast<int>(left_ms)) != RdKafka::ERR_NO_ERROR) {
-    Log(absl::StrCat(producer_->outq_len(), " messages not delivered before the deadline"));
+  if (!fatal_.ok()) {
+    // No commit: the open transaction is aborted by the broker (or fenced by the restarted
+    // instance), and the restart replays from the last committed point.
+    ServeQueries();
+    return fatal_;
   }
-  if (solved) {
-    Snapshot(false, true);
-  } else {
-    Log("solves still running: keeping the previous snapshots (a restart replays from them)");
+  absl::Status status = absl::OkStatus();
+  if (!solved) {
+    Log("solves still running: aborting the open transaction (a restart replays it)");
+    delete producer_->abort_transaction(5000);
+    txn_open_ = false;
+  } else if (!CommitTransaction(true)) {
+    status =
+        fatal_.ok()
+            ? absl::UnavailableError("the final transaction did not commit; a restart replays it")
+            : fatal_;
   }
+  writer_->WaitIdle();
   FinishSnapshotWrites();
+  stopping_ = true;  // the revocation in close() commits nothing more
   consumer_->close();
   ServeQueries();  // answer anything still waiting
-  return fatal_;
+  return status.ok() ? fatal_ : status;
 }
 
 void Daemon::OnMessage(RdKafka::Message& message) {
@@ -284,9 +369,13 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
           ? absl::string_view()
           : absl::string_view(static_cast<const char*>(message.key_pointer()), message.key_len());
   const absl::string_view value(static_cast<const char*>(message.payload()), message.len());
+  // Records below replay_until were committed before: rebuild the state, emit nothing.
+  const bool emit = message.offset() >= partition.replay_until;
+  if (!emit) metrics_->replayed_records().Increment();
+  ++txn_records_;
   auto decoded = DecodeResult(key, value, config_.pool.options.limits);
   if (auto* rejection = std::get_if<Rejection>(&decoded)) {
-    SendToDlq(message, rejection->reason, rejection->message);
+    if (emit) SendToDlq(message, rejection->reason, rejection->message);
   } else {
     const DecodedResult& d = std::get<DecodedResult>(decoded);
     absl::StatusOr<LivePool*> pool = partition.GetOrCreate(d.record.pool, config_.pool);
@@ -304,9 +393,11 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
     metrics_->update_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!outcome.ok()) {
-      SendToDlq(message, "model_error", std::string(outcome.status().message()));
+      if (emit) SendToDlq(message, "model_error", std::string(outcome.status().message()));
     } else if (*outcome == LivePool::Outcome::kDuplicate) {
-      metrics_->duplicate().Increment();
+      if (emit) metrics_->duplicate().Increment();
+    } else if (!emit) {
+      if (job) SubmitMlJob(*std::move(job), partition.partition, false);
     } else {
       metrics_->applied().Increment();
       prometheus::Counter*& pool_results = pool_results_[d.record.pool];
@@ -316,7 +407,7 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
         PublishDelta(delta);
         dirty_.insert({d.record.pool, delta.model()});
       }
-      if (job) SubmitMlJob(*std::move(job), partition.partition);
+      if (job) SubmitMlJob(*std::move(job), partition.partition, true);
       if (!was_refused && (*pool)->pool().ml() && (*pool)->pool().ml()->refused()) {
         Log(absl::StrCat("pool '", d.record.pool, "' passed ml's max_agents (",
                          config_.pool.options.ml_options.max_agents,
@@ -326,6 +417,13 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
   }
   partition.next_offset = message.offset() + 1;
   counters.last_timestamp->Set(static_cast<double>(message.timestamp().timestamp) / 1e3);
+  if (!emit && partition.next_offset >= partition.replay_until) {
+    Log(absl::StrCat("partition ", partition.partition, ": replayed to the committed offset ",
+                     partition.replay_until, "; emitting from here"));
+    for (const auto& [name, pool] : partition.pools) {
+      for (const char* model : {"elo", "sco", "ml"}) dirty_.insert({name, model});
+    }
+  }
 }
 
 void Daemon::SendToDlq(const RdKafka::Message& message, const std::string& reason,
@@ -340,6 +438,7 @@ void Daemon::SendToDlq(const RdKafka::Message& message, const std::string& reaso
   headers->add("x-ratingd-version", RATINGD_VERSION);
   const std::string key = message.key() ? *message.key() : std::string();
   const std::string value(static_cast<const char*>(message.payload()), message.len());
+  txn_dirty_ = true;
   absl::Status s = Produce(*producer_, config_.dlq_topic, key, value, headers, nullptr);
   if (s.ok()) {
     metrics_->dlq_records().Increment();
@@ -360,6 +459,7 @@ void Daemon::PublishDelta(const v1::RankingDelta& delta) {
       delta.has_event_time()
           ? google::protobuf::util::TimeUtil::TimestampToMicroseconds(delta.event_time())
           : 0;
+  txn_dirty_ = true;
   absl::Status s =
       Produce(*producer_, config_.deltas_topic, Key(delta.pool(), delta.model()), bytes, nullptr,
               reinterpret_cast<void*>(static_cast<intptr_t>(event_us)));
@@ -372,7 +472,7 @@ void Daemon::PublishDelta(const v1::RankingDelta& delta) {
   }
 }
 
-void Daemon::SubmitMlJob(MlJob job, int32_t partition) {
+void Daemon::SubmitMlJob(MlJob job, int32_t partition, bool emit) {
   // Back-pressure: each job holds a copy of its pool; never queue more than a few.
   int pending = 0;
   for (const auto& [p, n] : pending_ml_) pending += n;
@@ -383,13 +483,13 @@ void Daemon::SubmitMlJob(MlJob job, int32_t partition) {
   ++pending_ml_[partition];
   const uint64_t incarnation = incarnation_[partition];
   auto shared = std::make_shared<MlJob>(std::move(job));
-  solver_->Submit([this, shared, partition, incarnation] {
+  solver_->Submit([this, shared, partition, incarnation, emit] {
     const auto start = std::chrono::steady_clock::now();
     MlSolution solution = LivePool::Solve(std::move(*shared));
     metrics_->ml_solve_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     std::lock_guard<std::mutex> lock(solved_mu_);
-    solved_.push_back({std::move(solution), partition, incarnation});
+    solved_.push_back({std::move(solution), partition, incarnation, emit});
   });
 }
 
@@ -406,7 +506,9 @@ void Daemon::DrainMlSolutions() {
     auto pool = it->second.pools.find(s.solution.job.pool);
     if (pool == it->second.pools.end()) continue;
     LivePool& live = *pool->second;
-    PublishDelta(live.AcceptMlSolution(s.solution));
+    v1::RankingDelta delta = live.AcceptMlSolution(s.solution);
+    if (!s.emit) continue;  // replayed: that delta was committed before
+    PublishDelta(delta);
     dirty_.insert({live.name(), "ml"});
     if (metrics_->PoolLabel(live.name()) != "_other") {
       metrics_->MlExploitability(live.name()).Set(live.ml_exploitability());
@@ -447,6 +549,7 @@ void Daemon::PublishLeaderboards(bool force) {
         google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(now));
     std::string bytes;
     board.SerializeToString(&bytes);
+    txn_dirty_ = true;
     if (Produce(*producer_, config_.leaderboards_topic, key, bytes, nullptr, nullptr).ok()) {
       metrics_->leaderboards_published().Increment();
     }
@@ -475,6 +578,11 @@ void Daemon::UpdatePartitionMetrics() {
       metrics_->ConsumerLag(config_.results_topic, p)
           .Set(static_cast<double>(std::max<int64_t>(0, high - std::max(state.next_offset, low))));
     }
+    if (state.next_offset < state.replay_until && high >= 0) {
+      // Replaying: lag counts from the committed offset (what is not yet emitted).
+      metrics_->ConsumerLag(config_.results_topic, p)
+          .Set(static_cast<double>(std::max<int64_t>(0, high - state.replay_until)));
+    }
     pools += state.pools.size();
     for (const auto& [name, pool] : state.pools) {
       refused += pool->pool().ml() && pool->pool().ml()->refused();
@@ -482,7 +590,18 @@ void Daemon::UpdatePartitionMetrics() {
   }
   metrics_->pools().Set(static_cast<double>(pools));
   metrics_->ml_refused_pools().Set(static_cast<double>(refused));
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
+  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size() + restoring_.size()));
+}
+
+void Daemon::UpdateReadiness() {
+  size_t restoring = restoring_.size();
+  for (const auto& [p, state] : partitions_) restoring += state.next_offset < state.replay_until;
+  metrics_->partitions_restoring().Set(static_cast<double>(restoring));
+  const bool ready = fatal_.ok() && restoring == 0;
+  if (ready != ready_.load()) {
+    ready_ = ready;
+    metrics_->ready().Set(ready ? 1 : 0);
+  }
 }
 
 }  // namespace ratingd

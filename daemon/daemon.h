@@ -1,17 +1,26 @@
 // ratingd's consumer loop (DESIGN §3, §5, §7, §8): one thread owns every pool; it reads
 // the results topic, validates, de-duplicates, applies, publishes deltas, leaderboards
-// and dead letters, and snapshots. Regret-matching solves and snapshot writes run on
-// background workers; HTTP queries are answered by the loop between records.
+// and dead letters, and snapshots. Regret-matching solves and local snapshot-file writes
+// run on background workers; HTTP queries are answered by the loop between records.
+//
+// Exactly once (issue 6, shared/KAFKA.md §2.4, §3.3): everything produced for the records
+// read since the last commit (deltas, leaderboards, dead letters and, every
+// --snapshot-interval, the snapshots) and the consumer offsets commit in one Kafka
+// transaction. A partition's state is restored on assignment (and after an aborted
+// transaction) from its last snapshot, then the records between the snapshot and the
+// committed offset are replayed without emitting anything.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +49,11 @@ struct DaemonConfig {
   std::string deltas_topic = "ratingd.deltas";
   std::string leaderboards_topic = "ratingd.leaderboards";
   std::string dlq_topic = "ratingd.dlq";
+  std::string snapshots_topic = "ratingd.snapshots";  // compacted, one per consumer group
+  // Stable per instance (a restarted instance fences its predecessor's open transaction);
+  // empty: "ratingd-" + instance_id, or + the host name without an instance id.
+  std::string transactional_id;
+  absl::Duration commit_interval = absl::Milliseconds(100);
   int topic_partitions = -1;   // for topics ratingd creates; -1 = broker default
   int topic_replication = -1;  // likewise
   std::string snapshot_dir;
@@ -63,8 +77,9 @@ class Daemon {
   ~Daemon();
 
   // Runs until `stop` turns true, then shuts down gracefully (DESIGN §8): stop consuming,
-  // finish in-flight solves, publish, flush the producer, snapshot, commit, close.
-  // Returns an error for fatal Kafka errors or failed final snapshots.
+  // finish in-flight solves, publish, commit the last transaction with snapshots, close.
+  // Returns an error for fatal Kafka errors (the supervisor restarts the process) or a
+  // final transaction that could not commit.
   absl::Status Run(const std::atomic<bool>& stop);
 
   // Thread-safe: queued for the consumer thread; waits at most `timeout`.
@@ -83,18 +98,42 @@ class Daemon {
   void SendToDlq(const RdKafka::Message& message, const std::string& reason,
                  const std::string& why);
   void PublishDelta(const v1::RankingDelta& delta);
-  void SubmitMlJob(MlJob job, int32_t partition);
+  void SubmitMlJob(MlJob job, int32_t partition, bool emit);
   void DrainMlSolutions();
   void PublishLeaderboards(bool force);
   void UpdatePartitionMetrics();
   void ServeQueries();
-  // Snapshots every partition whose ml solves have all been accepted (all of them, after
-  // waiting for the solver, when `wait` is set). `sync` writes on this thread.
-  void Snapshot(bool wait, bool sync);
+  void UpdateReadiness();
+
+  // Transactions (daemon_transactions.cc).
+  enum class TxnOutcome { kOk, kAborted, kFatal };
+  // Calls a transactional API until it succeeds (retrying retriable errors: the broker
+  // may be away), needs an abort, or fails fatally (fatal_ is set).
+  TxnOutcome TxnCall(const char* what, const std::function<RdKafka::Error*()>& call);
+  void BeginTransaction();
+  // Waits for the pending ml solves, adds the due snapshots, sends the offsets and commits.
+  // On an abortable error, aborts and rolls back. False if nothing was committed.
+  bool CommitTransaction(bool with_snapshots);
+  // Produces the snapshot of every caught-up partition whose offset moved since its last
+  // snapshot; the local files to write once the transaction commits go to *files.
+  struct PendingFile {
+    int32_t partition = 0;
+    int64_t next_offset = 0;
+    std::shared_ptr<const std::string> bytes;
+  };
+  void ProduceSnapshots(std::vector<PendingFile>* files);
+  void AbortAndRollback();
   void FinishSnapshotWrites();
-  void OnAssign(std::vector<RdKafka::TopicPartition*>& partitions);
+
+  // Partitions (daemon_partitions.cc).
+  void OnAssign(const std::vector<RdKafka::TopicPartition*>& partitions);
   void OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions);
-  absl::Status RestorePartition(int32_t partition, PartitionState* out);
+  // Restores the partitions waiting for it (paused): state from the local file if it
+  // matches the committed offset, else from the snapshots topic; then seek and resume.
+  void RestorePending();
+  absl::Status RestorePartition(int32_t partition);
+  absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotTopic(int32_t partition);
+  void DropPartition(int32_t partition);
 
   DaemonConfig config_;
   Metrics* metrics_;
@@ -102,6 +141,20 @@ class Daemon {
   std::unique_ptr<Callbacks> callbacks_;
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
   std::unique_ptr<RdKafka::Producer> producer_;
+  std::unique_ptr<RdKafka::KafkaConsumer> snapshot_reader_;  // assign() only, no group
+
+  // A transaction is committed at least every commit_interval and every this many records.
+  static constexpr size_t kMaxTransactionRecords = 20000;
+  bool stopping_ = false;
+  bool txn_open_ = false;
+  bool txn_dirty_ = false;  // something was produced in the open transaction
+  absl::Time txn_started_ = absl::Now();
+  size_t txn_records_ = 0;
+  absl::flat_hash_map<int32_t, int64_t> committed_;        // offsets committed by us
+  absl::flat_hash_map<int32_t, int64_t> snapshot_offset_;  // of the last committed snapshot
+  std::set<int32_t> restoring_;                            // assigned, paused, state not loaded yet
+  absl::Time next_restore_attempt_ = absl::InfinitePast();
+  uint64_t next_snapshot_id_;
 
   std::map<int32_t, PartitionState> partitions_;
   absl::flat_hash_map<std::string, int32_t> pool_partition_;
@@ -124,7 +177,7 @@ class Daemon {
   // Leaderboards due: (pool, model) -> changed since the last publish.
   absl::flat_hash_set<std::pair<std::string, std::string>> dirty_;
   absl::flat_hash_map<std::string, absl::Time> last_published_;  // by pool
-  absl::Time last_snapshot_ = absl::Now();
+  absl::Time last_snapshot_ = absl::Now();  // when the last snapshots were produced
   absl::Time last_metrics_ = absl::InfinitePast();
 
   // Background work.
@@ -132,14 +185,12 @@ class Daemon {
     MlSolution solution;
     int32_t partition = 0;
     uint64_t incarnation = 0;
+    bool emit = true;  // false while replaying committed records
   };
   std::mutex solved_mu_;
   std::vector<Solved> solved_;
   struct Written {
-    int32_t partition = 0;
-    int64_t next_offset = 0;
     absl::StatusOr<size_t> bytes;
-    absl::Duration took;
   };
   std::mutex written_mu_;
   std::vector<Written> written_;

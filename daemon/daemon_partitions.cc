@@ -1,6 +1,10 @@
-// Daemon: partitions coming and going (restore on assignment, snapshot on revocation) and
-// the periodic snapshots (DESIGN §8). Runs on the consumer thread; files are written by the
-// writer thread.
+// Daemon: partitions coming and going (issue 6, shared/KAFKA.md §2.3, §3.3). On assignment
+// a partition is paused until its state is restored: from the local snapshot file if that
+// file matches the group's committed offset exactly, else from the last complete snapshot
+// in the snapshots topic (read_committed). The consumer then seeks to the snapshot's
+// offset and resumes; the records up to the committed offset are replayed without
+// emitting (OnRecord). On revocation the open transaction commits, with snapshots, and the
+// state is dropped.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -11,139 +15,193 @@
 #include "absl/strings/str_cat.h"
 #include "daemon/daemon.h"
 #include "daemon/daemon_log.h"
+#include "daemon/snapshot_chunks.h"
 
 namespace ratingd {
 
-void Daemon::Snapshot(bool wait, bool sync) {
-  if (wait) {
-    solver_->WaitIdle();
-    DrainMlSolutions();
-  }
-  last_snapshot_ = absl::Now();
-  // Every delta and dead letter of the results a snapshot covers must be on the broker
-  // first: a restart resumes after the snapshot and would never send them again.
-  producer_->flush(5000);
-  if (producer_->outq_len() > 0) {
-    Log(absl::StrCat("snapshot postponed: ", producer_->outq_len(),
-                     " messages not yet acknowledged by the broker"));
-    return;
-  }
-  for (const auto& [p, state] : partitions_) {
-    if (pending_ml_[p] > 0) continue;  // not at a consistent point; next time
-    const auto start = std::chrono::steady_clock::now();
-    auto snapshot = std::make_shared<v1::Snapshot>(state.ToSnapshot(fingerprint_));
-    snapshot->set_written_unix_ms(absl::ToUnixMillis(absl::Now()));
-    const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, p);
-    const int32_t partition = p;
-    const int64_t next_offset = state.next_offset;
-    auto write = [this, snapshot, path, partition, next_offset, start] {
-      absl::StatusOr<size_t> bytes = WriteSnapshotFile(path, *snapshot);
-      const absl::Duration took = absl::FromChrono(std::chrono::steady_clock::now() - start);
-      std::lock_guard<std::mutex> lock(written_mu_);
-      written_.push_back({partition, next_offset, std::move(bytes), took});
-    };
-    if (sync) {
-      write();
-    } else {
-      writer_->Submit(std::move(write));
-    }
-  }
-}
-
-void Daemon::FinishSnapshotWrites() {
-  std::vector<Written> written;
-  {
-    std::lock_guard<std::mutex> lock(written_mu_);
-    written.swap(written_);
-  }
-  std::vector<RdKafka::TopicPartition*> offsets;
-  for (const Written& w : written) {
-    if (!w.bytes.ok()) {
-      metrics_->snapshot_failures().Increment();
-      Log(std::string(w.bytes.status().message()));
-      continue;
-    }
-    metrics_->snapshot_duration().Observe(absl::ToDoubleSeconds(w.took));
-    metrics_->SnapshotSize(w.partition).Set(static_cast<double>(*w.bytes));
-    metrics_->last_snapshot().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
-    // Informational (lag tools): restarts resume from the snapshot, not from this commit.
-    if (partitions_.count(w.partition) && w.next_offset > 0) {
-      offsets.push_back(
-          RdKafka::TopicPartition::create(config_.results_topic, w.partition, w.next_offset));
-    }
-  }
-  if (!offsets.empty()) {
-    consumer_->commitAsync(offsets);
-    RdKafka::TopicPartition::destroy(offsets);
-  }
-}
-
-absl::Status Daemon::RestorePartition(int32_t partition, PartitionState* out) {
-  const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, partition);
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::optional<v1::Snapshot>> snapshot = ReadSnapshotFile(path);
-  if (!snapshot.ok()) return snapshot.status();
-  if (!snapshot->has_value()) {
-    out->topic = config_.results_topic;
-    out->partition = partition;
-    out->next_offset = 0;
-    Log(absl::StrCat("partition ", partition, ": no snapshot, reading from the beginning"));
-    return absl::OkStatus();
-  }
-  absl::StatusOr<PartitionState> state =
-      PartitionState::FromSnapshot(*std::move(*snapshot), config_.pool, fingerprint_);
-  if (!state.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
-  }
-  if (state->topic != config_.results_topic || state->partition != partition) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": holds ", state->topic, "/",
-                                                   state->partition, ", not ",
-                                                   config_.results_topic, "/", partition));
-  }
-  *out = *std::move(state);
-  metrics_->restore_duration().Observe(
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  Log(absl::StrCat("partition ", partition, ": restored ", out->pools.size(),
-                   " pools from the snapshot at offset ", out->next_offset));
-  return absl::OkStatus();
-}
-
-void Daemon::OnAssign(std::vector<RdKafka::TopicPartition*>& partitions) {
-  for (RdKafka::TopicPartition* tp : partitions) {
-    const int32_t p = tp->partition();
-    if (!partitions_.count(p)) {
-      PartitionState state;
-      absl::Status restored = RestorePartition(p, &state);
-      if (!restored.ok()) {
-        fatal_ = restored;
-        Log(std::string(restored.message()));
-        continue;
-      }
-      for (const auto& [name, pool] : state.pools) pool_partition_[name] = p;
-      partitions_.emplace(p, std::move(state));
-      incarnation_[p] = next_incarnation_++;
-      pending_ml_[p] = 0;
-    }
-    // Resume exactly after the snapshot: the state reflects every record before it.
-    const int64_t next = partitions_.count(p) ? partitions_.at(p).next_offset : 0;
-    tp->set_offset(next > 0 ? next : RdKafka::Topic::OFFSET_BEGINNING);
-  }
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
+void Daemon::OnAssign(const std::vector<RdKafka::TopicPartition*>& partitions) {
+  consumer_->assign(partitions);
+  // Paused until restored: nothing of these partitions is processed before their state.
+  consumer_->pause(const_cast<std::vector<RdKafka::TopicPartition*>&>(partitions));
+  for (const RdKafka::TopicPartition* tp : partitions) restoring_.insert(tp->partition());
+  next_restore_attempt_ = absl::InfinitePast();
+  UpdateReadiness();
+  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size() + restoring_.size()));
 }
 
 void Daemon::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
-  // Snapshot what we hand over, then forget it.
-  Snapshot(true, true);
-  FinishSnapshotWrites();
-  for (RdKafka::TopicPartition* tp : partitions) {
-    auto it = partitions_.find(tp->partition());
-    if (it == partitions_.end()) continue;
+  // Eager protocol: the group generation is still ours, so what was read commits now,
+  // with a snapshot of every partition handed over (the next owner replays nothing).
+  if (!stopping_) CommitTransaction(true);
+  for (const RdKafka::TopicPartition* tp : partitions) {
+    DropPartition(tp->partition());
+    restoring_.erase(tp->partition());
+    committed_.erase(tp->partition());
+    snapshot_offset_.erase(tp->partition());
+  }
+  consumer_->unassign();
+  ready_ = false;
+  metrics_->ready().Set(0);
+  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size() + restoring_.size()));
+}
+
+void Daemon::DropPartition(int32_t partition) {
+  auto it = partitions_.find(partition);
+  if (it != partitions_.end()) {
     for (const auto& [name, pool] : it->second.pools) pool_partition_.erase(name);
     partitions_.erase(it);
-    pending_ml_.erase(tp->partition());
-    incarnation_.erase(tp->partition());
   }
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
+  pending_ml_.erase(partition);
+  incarnation_.erase(partition);
+}
+
+void Daemon::RestorePending() {
+  if (restoring_.empty() || absl::Now() < next_restore_attempt_) return;
+  const std::set<int32_t> todo = restoring_;
+  for (int32_t p : todo) {
+    absl::Status restored = RestorePartition(p);
+    if (absl::IsInvalidArgument(restored) || absl::IsFailedPrecondition(restored)) {
+      fatal_ = restored;  // parameters or topics that do not fit: the operator must act
+      Log(std::string(restored.message()));
+      return;
+    }
+    if (!restored.ok()) {
+      Log(absl::StrCat("partition ", p, ": restore failed, retrying in 1 s: ", restored.message()));
+      next_restore_attempt_ = absl::Now() + absl::Seconds(1);
+      continue;
+    }
+    restoring_.erase(p);
+    std::vector<RdKafka::TopicPartition*> resume = {
+        RdKafka::TopicPartition::create(config_.results_topic, p)};
+    consumer_->resume(resume);
+    RdKafka::TopicPartition::destroy(resume);
+  }
+  UpdateReadiness();
+}
+
+absl::Status Daemon::RestorePartition(int32_t partition) {
+  const auto start = std::chrono::steady_clock::now();
+  // The group's committed offset: everything before it was emitted already.
+  std::vector<RdKafka::TopicPartition*> tps = {
+      RdKafka::TopicPartition::create(config_.results_topic, partition)};
+  const RdKafka::ErrorCode err = consumer_->committed(tps, 10000);
+  const int64_t committed = tps[0]->offset() >= 0 ? tps[0]->offset() : -1;
+  RdKafka::TopicPartition::destroy(tps);
+  if (err != RdKafka::ERR_NO_ERROR) {
+    return absl::UnavailableError(absl::StrCat("committed offset: ", RdKafka::err2str(err)));
+  }
+  // The local file is trusted only at the committed offset itself (Kafka Streams' rule:
+  // a local copy is valid only at a committed boundary); otherwise the snapshots topic.
+  const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, partition);
+  std::optional<v1::Snapshot> snapshot;
+  std::string source = "the snapshots topic";
+  absl::StatusOr<std::optional<v1::Snapshot>> local = ReadSnapshotFile(path);
+  if (!local.ok()) Log(absl::StrCat("ignoring the local snapshot: ", local.status().message()));
+  if (local.ok() && local->has_value() && (*local)->group() == config_.group &&
+      (*local)->offsets_size() == 1 && committed >= 0 &&
+      (*local)->offsets(0).next_offset() == committed) {
+    snapshot = std::move(**local);
+    source = path;
+  } else {
+    absl::StatusOr<std::optional<v1::Snapshot>> remote = ReadSnapshotTopic(partition);
+    if (!remote.ok()) return remote.status();
+    snapshot = *std::move(remote);
+  }
+  PartitionState state;
+  state.topic = config_.results_topic;
+  state.partition = partition;
+  if (snapshot.has_value()) {
+    absl::StatusOr<PartitionState> loaded =
+        PartitionState::FromSnapshot(*std::move(snapshot), config_.pool, fingerprint_);
+    if (!loaded.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ", partition ", partition, ": ", loaded.status().message()));
+    }
+    if (loaded->topic != config_.results_topic || loaded->partition != partition) {
+      return absl::FailedPreconditionError(absl::StrCat(source, ": holds ", loaded->topic, "/",
+                                                        loaded->partition, ", not ",
+                                                        config_.results_topic, "/", partition));
+    }
+    if (committed >= 0 && loaded->next_offset > committed) {
+      // The group's offsets were moved back by an operator: rebuild up to them.
+      Log(absl::StrCat("partition ", partition, ": snapshot at ", loaded->next_offset,
+                       " is past the committed offset ", committed, "; rebuilding from 0"));
+      source = "nothing (rebuild)";
+    } else {
+      state = *std::move(loaded);
+    }
+  }
+  state.replay_until = std::max<int64_t>(committed, state.next_offset);
+  std::unique_ptr<RdKafka::TopicPartition> seek(RdKafka::TopicPartition::create(
+      config_.results_topic, partition,
+      state.next_offset > 0 ? state.next_offset : RdKafka::Topic::OFFSET_BEGINNING));
+  if (RdKafka::ErrorCode e = consumer_->seek(*seek, 10000); e != RdKafka::ERR_NO_ERROR) {
+    return absl::UnavailableError(absl::StrCat("seek: ", RdKafka::err2str(e)));
+  }
+  Log(absl::StrCat("partition ", partition, ": restored ", state.pools.size(), " pools at offset ",
+                   state.next_offset, " from ", source,
+                   "; replaying without emitting up to the committed offset ", state.replay_until));
+  for (const auto& [name, pool] : state.pools) pool_partition_[name] = partition;
+  if (committed >= 0) committed_[partition] = committed;
+  if (snapshot.has_value() || state.next_offset > 0) {
+    snapshot_offset_[partition] = state.next_offset;
+  }
+  partitions_.insert_or_assign(partition, std::move(state));
+  incarnation_[partition] = next_incarnation_++;
+  pending_ml_[partition] = 0;
+  metrics_->restore_duration().Observe(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<v1::Snapshot>> Daemon::ReadSnapshotTopic(int32_t partition) {
+  int64_t low = 0, high = 0;
+  if (RdKafka::ErrorCode e = snapshot_reader_->query_watermark_offsets(
+          config_.snapshots_topic, partition, &low, &high, 10000);
+      e != RdKafka::ERR_NO_ERROR) {
+    return absl::UnavailableError(
+        absl::StrCat(config_.snapshots_topic, "/", partition, ": ", RdKafka::err2str(e)));
+  }
+  if (high <= low) return std::nullopt;
+  std::vector<RdKafka::TopicPartition*> tps = {RdKafka::TopicPartition::create(
+      config_.snapshots_topic, partition, RdKafka::Topic::OFFSET_BEGINNING)};
+  snapshot_reader_->assign(tps);
+  RdKafka::TopicPartition::destroy(tps);
+  SnapshotAssembler assembler(config_.group, config_.results_topic, partition);
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  absl::Status status = absl::OkStatus();
+  bool done = false;
+  while (!done && status.ok()) {
+    if (absl::Now() > deadline) {
+      status = absl::UnavailableError(absl::StrCat("reading ", config_.snapshots_topic, "/",
+                                                   partition, " took more than 60 s"));
+      break;
+    }
+    std::unique_ptr<RdKafka::Message> m(snapshot_reader_->consume(500));
+    switch (m->err()) {
+      case RdKafka::ERR_NO_ERROR: {
+        const std::string where =
+            absl::StrCat(config_.snapshots_topic, "/", partition, "@", m->offset());
+        absl::Status added = assembler.Add(
+            absl::string_view(static_cast<const char*>(m->payload()), m->len()), where);
+        if (absl::IsFailedPrecondition(added))
+          status = added;
+        else if (!added.ok())
+          Log(absl::StrCat("skipping: ", added.message()));
+        break;
+      }
+      case RdKafka::ERR__PARTITION_EOF:
+        done = true;
+        break;
+      case RdKafka::ERR__TIMED_OUT:
+        break;
+      default:
+        Log(absl::StrCat("reading ", config_.snapshots_topic, ": ", m->errstr()));
+    }
+  }
+  snapshot_reader_->unassign();
+  if (!status.ok()) return status;
+  return assembler.Latest();
 }
 
 }  // namespace ratingd

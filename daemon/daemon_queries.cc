@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "daemon/daemon.h"
 #include "daemon/daemon_log.h"
 #include "daemon/json_output.h"
@@ -49,10 +50,20 @@ void Daemon::ServeQueries() {
     }
     auto where = pool_partition_.find(query.pool);
     if (where == pool_partition_.end() || !partitions_.count(where->second)) {
+      std::vector<int32_t> held;
+      for (const auto& [p, state] : partitions_) held.push_back(p);
+      if (!restoring_.empty()) {
+        promise->set_value(JsonErrorReply(
+            503, absl::StrCat("pool '", query.pool, "' is not loaded yet: partitions ",
+                              absl::StrJoin(restoring_, ","), " of ", config_.results_topic,
+                              " are being restored; retry shortly")));
+        continue;
+      }
       promise->set_value(JsonErrorReply(
-          404, absl::StrCat("pool '", query.pool,
-                            "' is not held by this instance: unknown, or its partition is "
-                            "assigned to another instance")));
+          404, absl::StrCat("pool '", query.pool, "' is not held by this instance (it holds ",
+                            "partitions [", absl::StrJoin(held, ","), "] of ",
+                            config_.results_topic, "): unknown, or its partition is assigned ",
+                            "to another instance of group '", config_.group, "'")));
       continue;
     }
     const LivePool& live = *partitions_.at(where->second).pools.at(query.pool);

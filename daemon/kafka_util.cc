@@ -115,12 +115,33 @@ absl::Status EnsureTopics(RdKafka::Handle& handle, const std::vector<TopicSpec>&
   return status;
 }
 
+absl::StatusOr<int> PartitionCount(RdKafka::Handle& handle, const std::string& topic,
+                                   int timeout_ms) {
+  std::string error;
+  std::unique_ptr<RdKafka::Topic> t(RdKafka::Topic::create(&handle, topic, nullptr, error));
+  if (!t) return absl::InvalidArgumentError(absl::StrCat("topic ", topic, ": ", error));
+  RdKafka::Metadata* raw = nullptr;
+  const RdKafka::ErrorCode err = handle.metadata(false, t.get(), &raw, timeout_ms);
+  std::unique_ptr<RdKafka::Metadata> metadata(raw);
+  if (err != RdKafka::ERR_NO_ERROR) {
+    return absl::UnavailableError(
+        absl::StrCat("metadata of topic ", topic, ": ", RdKafka::err2str(err)));
+  }
+  for (const RdKafka::TopicMetadata* tm : *metadata->topics()) {
+    if (tm->topic() == topic && tm->err() == RdKafka::ERR_NO_ERROR) {
+      return static_cast<int>(tm->partitions()->size());
+    }
+  }
+  return absl::NotFoundError(absl::StrCat("topic ", topic, " does not exist"));
+}
+
 absl::Status Produce(RdKafka::Producer& producer, const std::string& topic, const std::string& key,
-                     const std::string& value, RdKafka::Headers* headers, void* opaque) {
+                     const std::string& value, RdKafka::Headers* headers, void* opaque,
+                     int32_t partition) {
   while (true) {
     const RdKafka::ErrorCode err = producer.produce(
-        topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
-        const_cast<char*>(value.data()), value.size(), key.data(), key.size(), 0, headers, opaque);
+        topic, partition, RdKafka::Producer::RK_MSG_COPY, const_cast<char*>(value.data()),
+        value.size(), key.data(), key.size(), 0, headers, opaque);
     if (err == RdKafka::ERR_NO_ERROR) return absl::OkStatus();
     if (err == RdKafka::ERR__QUEUE_FULL) {
       producer.poll(10);

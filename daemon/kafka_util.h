@@ -36,9 +36,14 @@ struct TopicSpec {
 absl::Status EnsureTopics(RdKafka::Handle& handle, const std::vector<TopicSpec>& topics,
                           int timeout_ms);
 
+// The number of partitions of an existing topic; NotFound if the broker does not know it.
+absl::StatusOr<int> PartitionCount(RdKafka::Handle& handle, const std::string& topic,
+                                   int timeout_ms);
+
 // Produces one message, polling and retrying while the local queue is full. `headers`
 // is adopted by librdkafka on success and deleted here on failure.
 absl::Status Produce(RdKafka::Producer& producer, const std::string& topic, const std::string& key,
-                     const std::string& value, RdKafka::Headers* headers, void* opaque);
+                     const std::string& value, RdKafka::Headers* headers, void* opaque,
+                     int32_t partition = RdKafka::Topic::PARTITION_UA);
 
 }  // namespace ratingd

@@ -133,6 +133,27 @@ Metrics::Metrics(size_t max_pools)
                            .Help("Time to restore one partition from its snapshot")
                            .Register(r)
                            .Add({}, LatencyBuckets());
+  transactions_family_ = &BuildCounter()
+                              .Name("ratingd_transactions_total")
+                              .Help("Kafka transactions ended, by outcome (committed, aborted)")
+                              .Register(r);
+  commit_duration_ = &BuildHistogram()
+                          .Name("ratingd_transaction_commit_duration_seconds")
+                          .Help("Time to send the offsets and commit one transaction")
+                          .Register(r)
+                          .Add({}, LatencyBuckets());
+  restoring_ = &BuildGauge()
+                    .Name("ratingd_partitions_restoring")
+                    .Help("Assigned partitions being restored or replayed (not yet emitting)")
+                    .Register(r)
+                    .Add({});
+  replayed_ = &BuildCounter()
+                   .Name("ratingd_replayed_records_total")
+                   .Help(
+                       "Records replayed into restored state without emitting (already "
+                       "committed before)")
+                   .Register(r)
+                   .Add({});
   pool_agents_family_ =
       &BuildGauge().Name("ratingd_pool_agents").Help("Agents in a pool").Register(r);
   pool_results_family_ = &BuildCounter()
@@ -187,6 +208,9 @@ prometheus::Gauge& Metrics::LastRecordTimestamp(const std::string& topic, int32_
 }
 prometheus::Counter& Metrics::Rebalance(const std::string& event) {
   return rebalance_family_->Add({{"event", event}});
+}
+prometheus::Counter& Metrics::Transactions(const std::string& outcome) {
+  return transactions_family_->Add({{"outcome", outcome}});
 }
 prometheus::Gauge& Metrics::SnapshotSize(int32_t partition) {
   return snapshot_size_family_->Add({{"partition", absl::StrCat(partition)}});

@@ -48,6 +48,11 @@ class Metrics {
   prometheus::Gauge& last_snapshot() { return *last_snapshot_; }
   prometheus::Counter& snapshot_failures() { return *snapshot_failures_; }
   prometheus::Histogram& restore_duration() { return *restore_duration_; }
+  // Transactions (issue 6): outcome committed or aborted.
+  prometheus::Counter& Transactions(const std::string& outcome);
+  prometheus::Histogram& commit_duration() { return *commit_duration_; }
+  prometheus::Gauge& partitions_restoring() { return *restoring_; }
+  prometheus::Counter& replayed_records() { return *replayed_; }
   // Pools (bounded labels).
   std::string PoolLabel(const std::string& pool);
   prometheus::Gauge& PoolAgents(const std::string& pool);
@@ -77,6 +82,7 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>* exploitability_family_;
   prometheus::Family<prometheus::Gauge>* disagreement_family_;
   prometheus::Family<prometheus::Counter>* top_changes_family_;
+  prometheus::Family<prometheus::Counter>* transactions_family_;
 
   prometheus::Counter* applied_;
   prometheus::Counter* duplicate_;
@@ -91,6 +97,9 @@ class Metrics {
   prometheus::Gauge* last_snapshot_;
   prometheus::Counter* snapshot_failures_;
   prometheus::Histogram* restore_duration_;
+  prometheus::Histogram* commit_duration_;
+  prometheus::Gauge* restoring_;
+  prometheus::Counter* replayed_;
   prometheus::Gauge* ml_refused_;
   prometheus::Gauge* pools_;
   prometheus::Gauge* ready_;

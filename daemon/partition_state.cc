@@ -113,6 +113,10 @@ absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snap
   if (!snapshot.SerializeToString(&bytes)) {
     return absl::InternalError(absl::StrCat("cannot serialise the snapshot for ", path));
   }
+  return WriteSnapshotBytes(path, bytes);
+}
+
+absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes) {
   const std::string tmp = absl::StrCat(path, ".tmp");
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", tmp);

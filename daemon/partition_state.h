@@ -22,6 +22,9 @@ struct PartitionState {
   std::string topic;
   int32_t partition = 0;
   int64_t next_offset = 0;  // every record before it is reflected in `pools`
+  // Records below this offset were processed and committed before (by this instance or
+  // another): they are replayed into `pools` without emitting anything (issue 6).
+  int64_t replay_until = 0;
   std::map<std::string, std::unique_ptr<LivePool>> pools;  // ordered: deterministic snapshots
 
   // The pool named `name`, created if new.
@@ -43,6 +46,8 @@ std::string SnapshotPath(const std::string& dir, const std::string& topic, int32
 // Atomic: writes <path>.tmp, fsyncs it, renames it over <path>, fsyncs the directory.
 // Returns the size written.
 absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snapshot& snapshot);
+// The same for an already serialised snapshot.
+absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes);
 // nullopt if the file does not exist; an error naming the file if it cannot be read or
 // parsed.
 absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path);

@@ -35,8 +35,20 @@ ABSL_FLAG(int, topic_partitions, -1,
           "partitions of the topics ratingd creates when missing (-1: broker default)");
 ABSL_FLAG(int, topic_replication, -1,
           "replication factor of the topics ratingd creates (-1: broker default)");
-ABSL_FLAG(std::string, snapshot_dir, "", "directory of the per-partition snapshots (required)");
-ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(30), "time between snapshots");
+ABSL_FLAG(std::string, snapshots_topic, "",
+          "compacted topic of the per-partition snapshots, one per consumer group (created with "
+          "as many partitions as the results topic); empty: <group>.snapshots");
+ABSL_FLAG(std::string, transactional_id, "",
+          "Kafka transactional.id, stable per instance (empty: ratingd-<instance-id>, or "
+          "ratingd-<host name> without --instance-id)");
+ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(100),
+          "time between transaction commits (outputs become visible to read_committed "
+          "readers at each commit)");
+ABSL_FLAG(std::string, snapshot_dir, "",
+          "directory of the local snapshot files, a fast path for restarts on this host "
+          "(required)");
+ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(30),
+          "time between snapshots (written to the snapshots topic in the commit)");
 ABSL_FLAG(absl::Duration, leaderboard_interval, absl::Seconds(1),
           "minimum time between two leaderboards of one pool and model");
 ABSL_FLAG(std::string, metrics_address, "127.0.0.1:9464", "Prometheus /metrics listen address");
@@ -121,6 +133,10 @@ int main(int argc, char** argv) {
   config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
   config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
   config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);
+  config.snapshots_topic = absl::GetFlag(FLAGS_snapshots_topic);
+  if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
+  config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
+  config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
   config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
   config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
