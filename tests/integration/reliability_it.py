@@ -36,6 +36,7 @@ import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ratingd_it as it  # noqa: E402
 from ratingd_it import check, fail  # noqa: E402
@@ -279,7 +280,7 @@ def compare_all(holders, path):
 
 def case_kills():
     kills = int(os.environ.get("RELIABILITY_KILLS", "20"))
-    every, rate, mean_gap = 40, 300, 2.6
+    every, rate, mean_gap = 40, 250, 4.5
     rng = random.Random(ARGS.seed)
     d = Instance("kills", ["--ml-solve-every=%d" % every, "--snapshot-interval=1s"])
     producer = None
@@ -292,11 +293,16 @@ def case_kills():
         d.wait_ready()
         producer = start_producer(path, d.topics["results"], rate)
         states = collections.Counter()
+        ready_after = []  # seconds from spawn to /readyz 200
         for i in range(kills):
-            # A random instant of the run: one kill in four within its first second (start-up,
-            # restore, replay), the others later, while it processes.
-            at = rng.uniform(0.05, 1.0) if rng.random() < 0.25 else rng.uniform(1.0, 2 * mean_gap - 0.7)
-            time.sleep(max(0.0, d.spawned + at - time.time()))
+            # A random instant of the run: one kill in four within its first 1.5 s (start-up,
+            # restore, replay), the others 0.2-3 s after it is ready, while it processes.
+            if rng.random() < 0.25:
+                time.sleep(max(0.0, d.spawned + rng.uniform(0.05, 1.5) - time.time()))
+            else:
+                d.wait_ready()
+                ready_after.append(time.time() - d.spawned)
+                time.sleep(rng.uniform(0.2, 3.0))
             if d.proc.poll() is not None:
                 d.exits.append(d.proc.returncode)
                 log("run %d had exited with %d by itself:\n%s" %
@@ -305,7 +311,10 @@ def case_kills():
                 states["ready" if d.ready() else "not ready"] += 1
                 d.kill9()
             d.spawn()
-        log("%d kills done (%s); waiting for the producer" % (kills, dict(states)))
+        ready_after.sort()
+        log("%d kills done (%s); restart to ready: median %.1f s, max %.1f s; waiting for the "
+            "producer" % (kills, dict(states), ready_after[len(ready_after) // 2] if ready_after
+                          else 0, max(ready_after, default=0)))
         wait_producer(producer, timeout=n / rate + 120)
         d.wait_ready()
         holders = wait_all_results([d], counts, timeout=180)
