@@ -402,7 +402,12 @@ def case_broker_outage():
             print("  %s during the outage (run 1): %s" %
                   (name, "%s -> %s (max %s)" % (values[0], values[-1], max(values))
                    if values else "no scrape"))
+        lag_after = [total(s, "ratingd_consumer_lag_records") for (t, _, s) in scrapes if t > outage]
+        print("  ratingd_consumer_lag_records after the broker came back: max %s" %
+              max(lag_after, default=None))
         aborted = [total(s, "ratingd_transactions_total", outcome="aborted") for s in during]
+        print("  ratingd_transactions_total{outcome=\"aborted\"} during the outage: %s" %
+              (aborted and "%s -> %s" % (aborted[0], aborted[-1])))
         print("  healthz during the outage: %s; runs: %d; exits: %s" %
               (dict(health), d.runs, d.exits or "none"))
         supervised = "kept running" if not d.exits else "exited %s and was restarted" % d.exits
