@@ -212,21 +212,24 @@ def read_deltas(topic, expected):
     aborts it (transaction.timeout.ms)."""
     deadline = time.time() + 150
     while True:
+        started = time.time()
         deltas = it.tail(topic, "deltas", idle="6s")
         keys = {(d["pool"], d["model"], int(d["sequence"])) for d in deltas}
         missing = len(set(expected) - keys)
         if missing == 0 or time.time() > deadline:
-            return deltas
+            return deltas, started
         log("read_committed: %d of %d deltas missing; reading again" % (missing, len(expected)))
         time.sleep(5)
 
 
-def exactly_once(topic, counts, ml_every, summary):
+def exactly_once(topic, counts, ml_every, summary, since=None):
     """The read_committed checker: every expected (pool, model, sequence) exactly once.
     Prints the counts; returns (deltas read, failure message or None) so that the state
     comparison still runs (and says whether the state is right) before the test fails."""
     expected = expected_deltas(counts, ml_every)
-    deltas = read_deltas(topic, expected)
+    deltas, complete = read_deltas(topic, expected)
+    if since is not None:
+        summary += " complete_for_read_committed_after=%.0fs" % (complete - since)
     seen = collections.Counter()
     first = {}
     differing, wrong_results = [], []
@@ -309,6 +312,8 @@ def case_kills():
                     (d.runs, d.proc.returncode, d.log()[-1500:]))
             else:
                 states["ready" if d.ready() else "not ready"] += 1
+                if producer.poll() is not None:
+                    states["after the stream ended"] += 1
                 d.kill9()
             d.spawn()
         ready_after.sort()
@@ -367,14 +372,16 @@ def case_broker_outage():
         broker("stop")
         t_down = time.time()
         log("broker stopped (took %.1f s); outage of %.0f s" % (t_down - t_stop, outage))
-        scrapes, health = [], collections.Counter()
+        scrapes, health, reads = [], collections.Counter(), collections.Counter()
         while time.time() < t_down + outage:
             d.supervise()
             s = d.scrape()
             if s is not None:
                 scrapes.append((time.time() - t_down, d.runs, s))
             health[it.http("http://127.0.0.1:%d/healthz" % d.http_port, timeout=2)[0]] += 1
+            reads[it.http("http://127.0.0.1:%d/v1/pools" % d.http_port, timeout=3)[0]] += 1
             time.sleep(1)
+        check(producer.poll() is None, "the stream ended during the outage")
         broker("resume", "wait")
         log("broker resumed after %.1f s down" % (time.time() - t_down))
         # Keep supervising until the stream is through.
@@ -402,26 +409,35 @@ def case_broker_outage():
             print("  %s during the outage (run 1): %s" %
                   (name, "%s -> %s (max %s)" % (values[0], values[-1], max(values))
                    if values else "no scrape"))
-        lag_after = [total(s, "ratingd_consumer_lag_records") for (t, _, s) in scrapes if t > outage]
-        print("  ratingd_consumer_lag_records after the broker came back: max %s" %
-              max(lag_after, default=None))
-        aborted = [total(s, "ratingd_transactions_total", outcome="aborted") for s in during]
-        print("  ratingd_transactions_total{outcome=\"aborted\"} during the outage: %s" %
-              (aborted and "%s -> %s" % (aborted[0], aborted[-1])))
-        print("  healthz during the outage: %s; runs: %d; exits: %s" %
-              (dict(health), d.runs, d.exits or "none"))
+        print("  healthz during the outage: %s; GET /v1/pools: %s (0: no answer in 3 s); "
+              "runs: %d; exits: %s" % (dict(health), dict(reads), d.runs, d.exits or "none"))
         supervised = "kept running" if not d.exits else "exited %s and was restarted" % d.exits
         n_deltas, failure = exactly_once(d.topics["deltas"], counts, every,
                                 "outage=%.0fs daemon %s" % (outage, supervised))
         compare_all(holders, path)
         check(failure is None, failure)
-        # The outage shows in the metrics: Kafka errors counted, nothing applied while the
-        # broker was down (the stall alert's rate(results_applied) == 0).
+        # The outage shows in the metrics while it lasts: Kafka errors counted, transactions
+        # aborted or consumer lag up; and nothing applied while the broker was down (the
+        # stall alert's rate(ratingd_results_applied_total) == 0).
         check(during, "no /metrics scrape of the first run during the outage")
-        errors = total(during[-1], "ratingd_kafka_errors_total") - \
-            total(base, "ratingd_kafka_errors_total")
-        check(errors > 0 or (aborted and aborted[-1] > aborted[0]),
-              "the outage left no trace: kafka_errors_total +%d, aborted %s" % (errors, aborted))
+
+        def rise(name, **labels):
+            return total(during[-1], name, **labels) - total(base, name, **labels)
+
+        errors = rise("ratingd_kafka_errors_total")
+        aborted = rise("ratingd_transactions_total", outcome="aborted")
+        lag = max(total(s, "ratingd_consumer_lag_records") for s in during) - \
+            total(base, "ratingd_consumer_lag_records")
+        first_after = [s for (t, run, s) in scrapes if t > outage and run == 1][:1]
+        errors_after = (total(first_after[0], "ratingd_kafka_errors_total") -
+                        total(base, "ratingd_kafka_errors_total")) if first_after else None
+        print("  while the broker was down: kafka_errors_total +%d, aborted transactions +%d, "
+              "consumer lag +%d; first scrape after it came back: kafka_errors_total +%s" %
+              (errors, aborted, lag, errors_after))
+        check(errors > 0 or aborted > 0 or lag > 0,
+              "the metrics did not show the outage while it lasted (%d scrapes over %.0f s): "
+              "kafka_errors_total +%d, aborted transactions +%d, consumer lag +%d" %
+              (len(during), outage, errors, aborted, lag))
         late = [s for (t, run, s) in scrapes if 5 <= t <= outage and run == 1]
         if len(late) >= 2:
             stalled = total(late[-1], "ratingd_results_applied_total") - \
@@ -468,6 +484,7 @@ def scale_out(count, rng):
               "pool %s held elsewhere: %d %s" % (others[0], status, body))
         victim = group[rng.randrange(count)]
         survivors = [d for d in group if d is not victim]
+        check(producer.poll() is None, "the stream ended before the kill")
         victim.kill9()
         t_kill = time.time()
         log("killed %s (held %d pools)" % (victim.instance_id, len(held[victim])))
@@ -487,7 +504,8 @@ def scale_out(count, rng):
         for d in survivors:
             check(d.proc.poll() is None, "%s exited:\n%s" % (d.instance_id, d.log()))
         n_deltas, failure = exactly_once(first.topics["deltas"], counts, every,
-                                "instances=%d killed=1 partitions_moved_in=%.1fs" % (count, moved))
+                                "instances=%d killed=1 partitions_moved_in=%.1fs" % (count, moved),
+                                since=t_kill)
         compare_all(holders, path)
         check(failure is None, failure)
         print("ok: %d instances, %s killed mid-stream: its partitions moved in %.1f s, every "
