@@ -138,6 +138,26 @@ class Instance(it.Ratingd):
         return {p["pool"]: int(p["results"]) for p in json.loads(body)["pools"]}
 
 
+class Supervisor(threading.Thread):
+    """Restarts an instance whenever its run exits (after 1 s, like systemd's
+    Restart=on-failure RestartSec=1), until stop()."""
+
+    def __init__(self, instance):
+        super().__init__(daemon=True)
+        self.instance = instance
+        self.halt = threading.Event()
+
+    def run(self):
+        while not self.halt.wait(0.5):
+            if self.instance.proc.poll() is not None:
+                time.sleep(1)
+                self.instance.supervise()
+
+    def stop(self):
+        self.halt.set()
+        self.join()
+
+
 def total(scrape, name, **labels):
     """Sum of the samples of `name` whose labels include `labels`."""
     if scrape is None:
@@ -353,7 +373,7 @@ def case_broker_outage():
     outage = float(os.environ.get("RELIABILITY_OUTAGE_SECONDS", "32"))
     every, rate, before, after = 40, 150, 12, 15
     d = Instance("outage", ["--ml-solve-every=%d" % every, "--snapshot-interval=2s"])
-    producer = None
+    producer = supervisor = None
     try:
         path = os.path.join(d.dir, "results.jsonl")
         n = int(rate * (before + outage + after))
@@ -361,6 +381,8 @@ def case_broker_outage():
         create_topic(d.topics["results"], 4)
         d.spawn()
         d.wait_ready()
+        supervisor = Supervisor(d)
+        supervisor.start()
         producer = start_producer(path, d.topics["results"], rate)
         time.sleep(before)
         base = d.scrape()
@@ -374,7 +396,6 @@ def case_broker_outage():
         log("broker stopped (took %.1f s); outage of %.0f s" % (t_down - t_stop, outage))
         scrapes, health, reads = [], collections.Counter(), collections.Counter()
         while time.time() < t_down + outage:
-            d.supervise()
             s = d.scrape()
             if s is not None:
                 scrapes.append((time.time() - t_down, d.runs, s))
@@ -384,18 +405,15 @@ def case_broker_outage():
         check(producer.poll() is None, "the stream ended during the outage")
         broker("resume", "wait")
         log("broker resumed after %.1f s down" % (time.time() - t_down))
-        # Keep supervising until the stream is through.
         deadline = time.time() + n / rate + 180
         while producer.poll() is None and time.time() < deadline:
-            d.supervise()
             s = d.scrape()
             if s is not None:
                 scrapes.append((time.time() - t_down, d.runs, s))
             time.sleep(1)
         wait_producer(producer, timeout=10)
-        if d.supervise():
-            d.wait_ready()
         holders = wait_all_results([d], counts, timeout=180)
+        supervisor.stop()
         log("all results applied")
 
         # What the alerts and the dashboards see (from the same run's scrapes only).
@@ -447,6 +465,8 @@ def case_broker_outage():
               "+%d, every delta exactly once (%d), state equals ratingctl rate" %
               (outage, n, supervised, errors, n_deltas))
     finally:
+        if supervisor:
+            supervisor.stop()
         if not broker_running():  # never leave the shared fixture broker down
             broker("resume", "wait")
         if producer and producer.poll() is None:
