@@ -64,6 +64,10 @@ class Daemon::Callbacks : public RdKafka::RebalanceCb,
   }
 
   void dr_cb(RdKafka::Message& message) override {
+    if (message.err() == RdKafka::ERR__PURGE_QUEUE ||
+        message.err() == RdKafka::ERR__PURGE_INFLIGHT) {
+      return;  // part of an aborted transaction: expected, the records are replayed
+    }
     if (message.err() != RdKafka::ERR_NO_ERROR) {
       daemon_->metrics_->KafkaError(RdKafka::err2str(message.err())).Increment();
       Log(absl::StrCat("delivery to ", message.topic_name(), " failed: ", message.errstr()));
@@ -157,10 +161,12 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
   }
   // Transactional (shared/KAFKA.md §2.4): idempotence is implied; a transaction open longer
   // than the timeout (a broker outage) is aborted by the coordinator and rolled back here.
+  // The timeout is also how long read_committed readers wait behind the open transaction
+  // of an instance that died and is not restarted (a restart aborts it at once): 10 s.
   KafkaProperties producer_props = {{"bootstrap.servers", config.brokers},
                                     {"client.id", "ratingd"},
                                     {"transactional.id", transactional_id},
-                                    {"transaction.timeout.ms", "60000"},
+                                    {"transaction.timeout.ms", "10000"},
                                     {"linger.ms", "1"},
                                     {"compression.type", "lz4"},
                                     {"message.max.bytes", "16777216"}};
@@ -268,7 +274,6 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
                    config_.brokers));
   BeginTransaction();
   while (!stop.load() && fatal_.ok()) {
-    RestorePending();
     // A batch of records, then the housekeeping.
     // Wait briefly for the first record while deliveries are outstanding, so their
     // reports (end-to-end latency, errors) are not held back by an idle input.
@@ -590,11 +595,11 @@ void Daemon::UpdatePartitionMetrics() {
   }
   metrics_->pools().Set(static_cast<double>(pools));
   metrics_->ml_refused_pools().Set(static_cast<double>(refused));
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size() + restoring_.size()));
+  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
 }
 
 void Daemon::UpdateReadiness() {
-  size_t restoring = restoring_.size();
+  size_t restoring = 0;
   for (const auto& [p, state] : partitions_) restoring += state.next_offset < state.replay_until;
   metrics_->partitions_restoring().Set(static_cast<double>(restoring));
   const bool ready = fatal_.ok() && restoring == 0;

@@ -20,7 +20,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -54,6 +53,9 @@ struct DaemonConfig {
   // empty: "ratingd-" + instance_id, or + the host name without an instance id.
   std::string transactional_id;
   absl::Duration commit_interval = absl::Milliseconds(100);
+  // Fault injection for tests (environment RATINGD_FAULT_ABORT_EVERY): abort every N-th
+  // transaction instead of committing it, exercising rollback and rewind. 0 = off.
+  uint64_t fault_abort_every = 0;
   int topic_partitions = -1;   // for topics ratingd creates; -1 = broker default
   int topic_replication = -1;  // likewise
   std::string snapshot_dir;
@@ -122,15 +124,20 @@ class Daemon {
     std::shared_ptr<const std::string> bytes;
   };
   void ProduceSnapshots(std::vector<PendingFile>* files);
+  // Aborts the open transaction and restores every held partition to its last commit
+  // (rewinding the consumer). While partitions are being revoked (revoking_) nothing is
+  // restored: the state is dropped anyway.
   void AbortAndRollback();
+  bool revoking_ = false;
   void FinishSnapshotWrites();
 
   // Partitions (daemon_partitions.cc).
   void OnAssign(const std::vector<RdKafka::TopicPartition*>& partitions);
   void OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions);
-  // Restores the partitions waiting for it (paused): state from the local file if it
-  // matches the committed offset, else from the snapshots topic; then seek and resume.
-  void RestorePending();
+  // Restores a partition's state (from the local file if it matches the committed offset,
+  // else from the snapshots topic), retrying while the broker is away; false (fatal_
+  // set) if it cannot.
+  bool RestoreWithRetry(int32_t partition);
   absl::Status RestorePartition(int32_t partition);
   absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotTopic(int32_t partition);
   void DropPartition(int32_t partition);
@@ -146,14 +153,13 @@ class Daemon {
   // A transaction is committed at least every commit_interval and every this many records.
   static constexpr size_t kMaxTransactionRecords = 20000;
   bool stopping_ = false;
+  uint64_t commits_attempted_ = 0;
   bool txn_open_ = false;
   bool txn_dirty_ = false;  // something was produced in the open transaction
   absl::Time txn_started_ = absl::Now();
   size_t txn_records_ = 0;
   absl::flat_hash_map<int32_t, int64_t> committed_;        // offsets committed by us
   absl::flat_hash_map<int32_t, int64_t> snapshot_offset_;  // of the last committed snapshot
-  std::set<int32_t> restoring_;                            // assigned, paused, state not loaded yet
-  absl::Time next_restore_attempt_ = absl::InfinitePast();
   uint64_t next_snapshot_id_;
 
   std::map<int32_t, PartitionState> partitions_;

@@ -1,10 +1,9 @@
 // Daemon: partitions coming and going (issue 6, shared/KAFKA.md §2.3, §3.3). On assignment
-// a partition is paused until its state is restored: from the local snapshot file if that
-// file matches the group's committed offset exactly, else from the last complete snapshot
-// in the snapshots topic (read_committed). The consumer then seeks to the snapshot's
-// offset and resumes; the records up to the committed offset are replayed without
-// emitting (OnRecord). On revocation the open transaction commits, with snapshots, and the
-// state is dropped.
+// a partition is not fetched until its state is restored: from the local snapshot file if
+// that file matches the group's committed offset exactly, else from the last complete
+// snapshot in the snapshots topic (read_committed). It is then assigned at the snapshot's
+// offset; the records up to the committed offset are replayed without emitting (OnRecord). On
+// revocation the open transaction commits, with snapshots, and the state is dropped.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -20,29 +19,37 @@
 namespace ratingd {
 
 void Daemon::OnAssign(const std::vector<RdKafka::TopicPartition*>& partitions) {
-  consumer_->assign(partitions);
-  // Paused until restored: nothing of these partitions is processed before their state.
-  consumer_->pause(const_cast<std::vector<RdKafka::TopicPartition*>&>(partitions));
-  for (const RdKafka::TopicPartition* tp : partitions) restoring_.insert(tp->partition());
-  next_restore_attempt_ = absl::InfinitePast();
+  // Nothing of a partition is fetched before its state is restored: each is assigned
+  // only once restored, starting at its snapshot's offset.
+  ready_ = false;
+  metrics_->ready().Set(0);
+  metrics_->partitions_restoring().Set(static_cast<double>(partitions.size()));
+  for (RdKafka::TopicPartition* tp : partitions) {
+    const int32_t p = tp->partition();
+    if (!fatal_.ok() || !RestoreWithRetry(p)) break;
+    const int64_t next = partitions_.at(p).next_offset;
+    tp->set_offset(next > 0 ? next : RdKafka::Topic::OFFSET_BEGINNING);
+  }
+  consumer_->assign(const_cast<std::vector<RdKafka::TopicPartition*>&>(partitions));
   UpdateReadiness();
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size() + restoring_.size()));
+  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
 }
 
 void Daemon::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
   // Eager protocol: the group generation is still ours, so what was read commits now,
   // with a snapshot of every partition handed over (the next owner replays nothing).
+  revoking_ = true;
   if (!stopping_) CommitTransaction(true);
+  revoking_ = false;
   for (const RdKafka::TopicPartition* tp : partitions) {
     DropPartition(tp->partition());
-    restoring_.erase(tp->partition());
     committed_.erase(tp->partition());
     snapshot_offset_.erase(tp->partition());
   }
   consumer_->unassign();
   ready_ = false;
   metrics_->ready().Set(0);
-  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size() + restoring_.size()));
+  metrics_->assigned_partitions().Set(static_cast<double>(partitions_.size()));
 }
 
 void Daemon::DropPartition(int32_t partition) {
@@ -55,28 +62,22 @@ void Daemon::DropPartition(int32_t partition) {
   incarnation_.erase(partition);
 }
 
-void Daemon::RestorePending() {
-  if (restoring_.empty() || absl::Now() < next_restore_attempt_) return;
-  const std::set<int32_t> todo = restoring_;
-  for (int32_t p : todo) {
-    absl::Status restored = RestorePartition(p);
-    if (absl::IsInvalidArgument(restored) || absl::IsFailedPrecondition(restored)) {
-      fatal_ = restored;  // parameters or topics that do not fit: the operator must act
-      Log(std::string(restored.message()));
-      return;
+bool Daemon::RestoreWithRetry(int32_t partition) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(120);
+  while (true) {
+    absl::Status restored = RestorePartition(partition);
+    if (restored.ok()) return true;
+    if (absl::IsInvalidArgument(restored) || absl::IsFailedPrecondition(restored) ||
+        absl::Now() > deadline) {
+      // Parameters or topics that do not fit (the operator must act), or a broker away
+      // for too long: exit non-zero, the supervisor restarts.
+      fatal_ = restored;
+      Log(absl::StrCat("partition ", partition, ": ", restored.message()));
+      return false;
     }
-    if (!restored.ok()) {
-      Log(absl::StrCat("partition ", p, ": restore failed, retrying in 1 s: ", restored.message()));
-      next_restore_attempt_ = absl::Now() + absl::Seconds(1);
-      continue;
-    }
-    restoring_.erase(p);
-    std::vector<RdKafka::TopicPartition*> resume = {
-        RdKafka::TopicPartition::create(config_.results_topic, p)};
-    consumer_->resume(resume);
-    RdKafka::TopicPartition::destroy(resume);
+    Log(absl::StrCat("partition ", partition, ": restore failed, retrying: ", restored.message()));
+    producer_->poll(500);
   }
-  UpdateReadiness();
 }
 
 absl::Status Daemon::RestorePartition(int32_t partition) {
@@ -132,12 +133,6 @@ absl::Status Daemon::RestorePartition(int32_t partition) {
     }
   }
   state.replay_until = std::max<int64_t>(committed, state.next_offset);
-  std::unique_ptr<RdKafka::TopicPartition> seek(RdKafka::TopicPartition::create(
-      config_.results_topic, partition,
-      state.next_offset > 0 ? state.next_offset : RdKafka::Topic::OFFSET_BEGINNING));
-  if (RdKafka::ErrorCode e = consumer_->seek(*seek, 10000); e != RdKafka::ERR_NO_ERROR) {
-    return absl::UnavailableError(absl::StrCat("seek: ", RdKafka::err2str(e)));
-  }
   Log(absl::StrCat("partition ", partition, ": restored ", state.pools.size(), " pools at offset ",
                    state.next_offset, " from ", source,
                    "; replaying without emitting up to the committed offset ", state.replay_until));

@@ -52,13 +52,6 @@ void Daemon::ServeQueries() {
     if (where == pool_partition_.end() || !partitions_.count(where->second)) {
       std::vector<int32_t> held;
       for (const auto& [p, state] : partitions_) held.push_back(p);
-      if (!restoring_.empty()) {
-        promise->set_value(JsonErrorReply(
-            503, absl::StrCat("pool '", query.pool, "' is not loaded yet: partitions ",
-                              absl::StrJoin(restoring_, ","), " of ", config_.results_topic,
-                              " are being restored; retry shortly")));
-        continue;
-      }
       promise->set_value(JsonErrorReply(
           404, absl::StrCat("pool '", query.pool, "' is not held by this instance (it holds ",
                             "partitions [", absl::StrJoin(held, ","), "] of ",

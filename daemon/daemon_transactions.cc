@@ -103,7 +103,17 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
   if (!txn_dirty_ && offsets.empty()) {
     txn_started_ = absl::Now();  // nothing to commit; the transaction stays open
     txn_records_ = 0;
+    if (with_snapshots) {  // every caught-up partition's committed snapshot is current
+      metrics_->last_snapshot().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
+    }
     return true;
+  }
+  if (config_.fault_abort_every > 0 && ++commits_attempted_ % config_.fault_abort_every == 0 &&
+      !stopping_) {
+    Log("fault injection: aborting this transaction (RATINGD_FAULT_ABORT_EVERY)");
+    RdKafka::TopicPartition::destroy(offsets);
+    AbortAndRollback();
+    return false;
   }
   const auto start = std::chrono::steady_clock::now();
   TxnOutcome outcome = TxnOutcome::kOk;
@@ -131,7 +141,7 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
   metrics_->commit_duration().Observe(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (const auto& [p, offset] : sent) committed_[p] = offset;
-  if (!files.empty()) {
+  if (with_snapshots) {
     metrics_->last_snapshot().Set(absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()));
   }
   // The committed snapshots also go to local files: a restart on this host whose
@@ -157,19 +167,31 @@ void Daemon::AbortAndRollback() {
   }
   txn_open_ = false;
   metrics_->Transactions("aborted").Increment();
+  if (revoking_) {
+    BeginTransaction();
+    return;
+  }
   // Nothing of the aborted transaction is visible; forget what it changed by restoring
   // every partition again from its last committed point (snapshot + replay).
   solver_->WaitIdle();
-  std::vector<RdKafka::TopicPartition*> pause;
   std::vector<int32_t> held;
   for (const auto& [p, state] : partitions_) held.push_back(p);
+  ready_ = false;
+  metrics_->partitions_restoring().Set(static_cast<double>(held.size()));
   for (int32_t p : held) {
     DropPartition(p);
-    restoring_.insert(p);
-    pause.push_back(RdKafka::TopicPartition::create(config_.results_topic, p));
+    if (!RestoreWithRetry(p)) return;
+    const int64_t next = partitions_.at(p).next_offset;
+    RdKafka::TopicPartition* tp = RdKafka::TopicPartition::create(
+        config_.results_topic, p, next > 0 ? next : RdKafka::Topic::OFFSET_BEGINNING);
+    const RdKafka::ErrorCode err = consumer_->seek(*tp, 10000);
+    delete tp;
+    if (err != RdKafka::ERR_NO_ERROR) {
+      fatal_ = absl::InternalError(
+          absl::StrCat("partition ", p, ": rewind after the abort: ", RdKafka::err2str(err)));
+      return;
+    }
   }
-  if (!pause.empty()) consumer_->pause(pause);
-  RdKafka::TopicPartition::destroy(pause);
   dirty_.clear();
   Log(absl::StrCat("rolled back: ", held.size(), " partitions restore from their last commit"));
   BeginTransaction();

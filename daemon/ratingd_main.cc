@@ -10,6 +10,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/usage_config.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
@@ -137,6 +138,11 @@ int main(int argc, char** argv) {
   if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
   config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
   config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
+  if (const char* every = std::getenv("RATINGD_FAULT_ABORT_EVERY"); every != nullptr) {
+    if (!absl::SimpleAtoi(every, &config.fault_abort_every)) {
+      return Fail("RATINGD_FAULT_ABORT_EVERY must be a number of transactions");
+    }
+  }
   config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
   config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
