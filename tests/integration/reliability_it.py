@@ -57,13 +57,6 @@ T0 = time.time()
 # Processes
 
 
-def ratingd_flags():
-    """Flags this ratingd binary knows (from --helpfull), to pass newer ones only if present."""
-    out = subprocess.run([ARGS.ratingd, "--helpfull"], capture_output=True, text=True).stdout
-    return {w[2:].split("=")[0].split(" ")[0].replace("_", "-")
-            for w in out.split() if w.startswith("--")}
-
-
 class Instance(it.Ratingd):
     """One ratingd; `peer` shares its topics and group (scale-out), `index` names it."""
 
@@ -73,17 +66,14 @@ class Instance(it.Ratingd):
             self.topics = peer.topics
             self.group = peer.group
         else:
-            self.topics["snapshots"] = "it.%s.snapshots" % self.name
+            self.topics["snapshots"] = "it.%s.snapshots" % self.name  # one per group
         self.instance_id = "it-%s-%d" % (self.name, index)
         self.index = index
         self.partitions = partitions
         self.exits = []  # exit statuses of runs that ended without our SIGKILL
 
     def args(self):
-        extra = []
-        if "snapshots-topic" in FLAGS:
-            extra.append("--snapshots-topic=" + self.topics["snapshots"])
-        return super().args() + extra
+        return super().args() + ["--snapshots-topic=" + self.topics["snapshots"]]
 
     def spawn(self):
         """Starts a run without waiting for readiness."""
@@ -99,7 +89,8 @@ class Instance(it.Ratingd):
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                fail("%s exited with %d:\n%s" % (self.instance_id, self.proc.returncode, self.log()))
+                fail("%s exited with %d:\n%s" %
+                     (self.instance_id, self.proc.returncode, self.log()))
             if self.ready():
                 return
             time.sleep(0.1)
@@ -418,11 +409,9 @@ def case_broker_outage():
 
         # What the alerts and the dashboards see (from the same run's scrapes only).
         during = [s for (t, run, s) in scrapes if 0 <= t <= outage and run == 1]
-        metric_names = ["ratingd_kafka_errors_total", "ratingd_results_applied_total",
-                        "ratingd_consumer_lag_records", "ratingd_ready"]
-        if "commit-interval" in FLAGS:
-            metric_names.append("ratingd_transactions_total")
-        for name in metric_names:
+        for name in ("ratingd_kafka_errors_total", "ratingd_results_applied_total",
+                     "ratingd_consumer_lag_records", "ratingd_ready",
+                     "ratingd_transactions_total"):
             values = [total(s, name) for s in during]
             print("  %s during the outage (run 1): %s" %
                   (name, "%s -> %s (max %s)" % (values[0], values[-1], max(values))
@@ -669,11 +658,8 @@ CASES = {
     "scale_out": case_scale_out,
     "invalid_sustained": case_invalid_sustained,
 }
-FLAGS = set()
-
-
 def main():
-    global ARGS, FLAGS
+    global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument("case", choices=sorted(CASES))
     parser.add_argument("--ratingd", required=True)
@@ -681,7 +667,6 @@ def main():
     parser.add_argument("--seed", type=int, default=int(os.environ.get("RELIABILITY_SEED", "6")))
     ARGS = parser.parse_args()
     it.ARGS = ARGS
-    FLAGS = ratingd_flags()
     log("case %s, seed %d, run %s, ratingd %s" % (ARGS.case, ARGS.seed, RUN, ARGS.ratingd))
     CASES[ARGS.case]()
     log("done")
