@@ -220,8 +220,8 @@ def expected_deltas(counts, ml_every):
 def read_deltas(topic, expected):
     """One read_committed pass; retried while deltas are missing, since a transaction left
     open by a killed instance holds the partition's last stable offset until the broker
-    aborts it (transaction.timeout.ms)."""
-    deadline = time.time() + 150
+    aborts it (ratingd's transaction.timeout.ms, plus the broker's 10 s abort check)."""
+    deadline = time.time() + 90
     while True:
         started = time.time()
         deltas = it.tail(topic, "deltas", idle="6s")
