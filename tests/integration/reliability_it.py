@@ -394,7 +394,11 @@ def case_broker_outage():
             reads[it.http("http://127.0.0.1:%d/v1/pools" % d.http_port, timeout=3)[0]] += 1
             time.sleep(1)
         check(producer.poll() is None, "the stream ended during the outage")
+        address = it.bootstrap()
         broker("resume", "wait")
+        # Same address and data (the deltas of before the outage are read back below).
+        check(it.bootstrap() == address, "the broker came back at %s, not %s" %
+              (it.bootstrap(), address))
         log("broker resumed after %.1f s down" % (time.time() - t_down))
         deadline = time.time() + n / rate + 180
         while producer.poll() is None and time.time() < deadline:
