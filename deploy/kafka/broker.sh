@@ -7,6 +7,8 @@
 #                             (skipped when already there for this pom.xml)
 #     start                   fetch, format a fresh $KAFKA_DIR, start the broker in the
 #                             background on free ports; prints host:port
+#     resume                  start again after `stop`, on the same data dir, cluster id
+#                             and ports (a broker outage, for the reliability tests)
 #     wait                    until the broker answers a metadata request (or fail with
 #                             the tail of its log)
 #     bootstrap               prints host:port
@@ -90,6 +92,33 @@ write_log4j() {
     "log4j.appender.C.layout.ConversionPattern=[%d] %p %m (%c)%n" > "$file"
 }
 
+# launch T0: starts kafka.Kafka on $DIR/server.properties in the background and
+# records its pid; T0 is the time the start began (for `wait` to report).
+launch() {
+  local t0=$1
+  local heap=${KAFKA_HEAP:-256m}
+  # Short-lived test broker on a 2-core machine: serial GC, C1 only (faster start).
+  local jvm_opts=${KAFKA_JVM_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+  # setsid: the broker outlives this script and is not in the caller's process group
+  # (CTest, Ctrl-C); it is stopped by its recorded pid. The log is appended to, so a
+  # `resume` keeps the log of the run before it.
+  # shellcheck disable=SC2086
+  setsid java -Xms"$heap" -Xmx"$heap" $jvm_opts -XX:+ExitOnOutOfMemoryError \
+    -Djava.awt.headless=true -Djava.io.tmpdir="$DIR/tmp" \
+    -Dlog4j.configuration="file:$DIR/log4j.properties" \
+    -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" \
+    < /dev/null >> "$DIR/broker.log" 2>&1 &
+  local pid=$!
+  echo "$pid" > "$DIR/broker.pid"
+  echo "$t0" > "$DIR/start.time"
+  # setsid execs in place (the background child is not a group leader); make sure.
+  sleep 0.2
+  if ! live_pid > /dev/null; then
+    alive "$pid" || { tail -n 40 "$DIR/broker.log" >&2; die "the broker exited at once"; }
+    die "pid $pid is not the broker JVM; cannot record it"
+  fi
+}
+
 start() {
   if pid=$(live_pid); then
     die "a broker is already running from $DIR (pid $pid); run stop first"
@@ -129,28 +158,26 @@ while True:
     cat "$DIR/format.log" >&2
     die "formatting $DIR/data failed"
   fi
-  local heap=${KAFKA_HEAP:-256m}
-  # Short-lived test broker on a 2-core machine: serial GC, C1 only (faster start).
-  local jvm_opts=${KAFKA_JVM_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
-  # setsid: the broker outlives this script and is not in the caller's process group
-  # (CTest, Ctrl-C); it is stopped by its recorded pid.
-  # shellcheck disable=SC2086
-  setsid java -Xms"$heap" -Xmx"$heap" $jvm_opts -XX:+ExitOnOutOfMemoryError \
-    -Djava.awt.headless=true -Djava.io.tmpdir="$DIR/tmp" "$log_opt" \
-    -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" \
-    < /dev/null > "$DIR/broker.log" 2>&1 &
-  local pid=$!
-  echo "$pid" > "$DIR/broker.pid"
-  echo "$t0" > "$DIR/start.time"
   echo "127.0.0.1:$bport" > "$DIR/bootstrap"
-  # setsid execs in place (the background child is not a group leader); make sure.
-  sleep 0.2
-  if ! live_pid > /dev/null; then
-    alive "$pid" || { tail -n 40 "$DIR/broker.log" >&2; die "the broker exited at once"; }
-    die "pid $pid is not the broker JVM; cannot record it"
+  : > "$DIR/broker.log"
+  launch "$t0"
+  say "started pid $(cat "$DIR/broker.pid"), data in $DIR"
+  cat "$DIR/bootstrap"
+}
+
+# Starts the broker again after `stop`, on the same data, cluster id and ports (a broker
+# outage seen by its clients), e.g. `broker.sh stop; sleep 30; broker.sh resume wait`.
+resume() {
+  if pid=$(live_pid); then
+    die "a broker is already running from $DIR (pid $pid)"
   fi
-  say "started pid $pid, data in $DIR"
-  echo "127.0.0.1:$bport"
+  [[ -f $MARKER && -f $DIR/server.properties && -f $DIR/data/meta.properties ]] ||
+    die "no stopped broker in $DIR to resume (run start)"
+  fetch
+  echo "broker.sh: resume $(date -u +%FT%TZ)" >> "$DIR/broker.log"
+  launch "$(date +%s.%N)"
+  say "resumed pid $(cat "$DIR/broker.pid"), data in $DIR"
+  cat "$DIR/bootstrap"
 }
 
 wait_ready() {
@@ -192,17 +219,18 @@ stop() {
   stop_pid "$pid" "$DIR/broker.pid" "${KAFKA_STOP_TIMEOUT:-30}" "broker in $DIR"
 }
 
-(($# > 0)) || die "usage: broker.sh fetch|start|wait|bootstrap|topic|stop ..."
+(($# > 0)) || die "usage: broker.sh fetch|start|resume|wait|bootstrap|topic|stop ..."
 while (($# > 0)); do
   cmd=$1
   shift
   case $cmd in
     fetch) fetch ;;
     start) start ;;
+    resume) resume ;;
     wait) wait_ready ;;
     bootstrap) cat "$DIR/bootstrap" 2>/dev/null || die "no broker started from $DIR" ;;
     topic) topic "$@"; exit ;;
     stop) stop ;;
-    *) die "unknown command '$cmd' (fetch|start|wait|bootstrap|topic|stop)" ;;
+    *) die "unknown command '$cmd' (fetch|start|resume|wait|bootstrap|topic|stop)" ;;
   esac
 done

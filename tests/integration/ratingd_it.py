@@ -143,6 +143,37 @@ def game_result(pool="dlq-pool", game_id="x", standings=None, weight=None):
     return out
 
 
+def invalid_cases(tag="", pool="dlq-pool"):
+    """(reason, key, value) of every invalid-input class the daemon sends to its DLQ; `tag`
+    goes into every value (agent ids, game id, trailing bytes) to make the values unique."""
+    nan = float("nan")
+    a, b, x = "a" + tag, "b" + tag, "x" + tag
+
+    def result(**kw):
+        kw.setdefault("pool", pool)
+        kw.setdefault("game_id", x)
+        kw.setdefault("standings", [standing(a, 1), standing(b, 2)])
+        return game_result(**kw)
+
+    return [
+        # Field 0x1fffff, wire type 7 (no such type): fails at the first tag, whatever follows.
+        ("unparseable", pool, b"\xff\xff\xff\x01" + tag.encode()),
+        ("missing_pool", pool, result(pool="")),
+        ("missing_game_id", pool, result(game_id="")),
+        ("key_mismatch", "another-pool", result()),
+        ("too_few_standings", pool, result(standings=[standing(a, 1)])),
+        ("too_many_standings", pool,
+         result(standings=[standing("%s%d" % (a, i), 1 + i) for i in range(300)])),
+        ("bad_weight", pool, result(weight=0.0)),
+        ("bad_weight", pool, result(weight=nan)),
+        ("empty_agent_id", pool, result(standings=[standing(a, 1), standing("", 2)])),
+        ("agent_id_too_long", pool, result(standings=[standing(a, 1), standing(b + "b" * 299, 2)])),
+        ("zero_rank", pool, result(standings=[standing(a, 0), standing(b, 1)])),
+        ("bad_score", pool, result(standings=[standing(a, 1, nan), standing(b, 2)])),
+        ("duplicate_agent", pool, result(standings=[standing(a, 1), standing(a, 2)])),
+    ]
+
+
 # ---------------------------------------------------------------------------------------
 # Processes
 
@@ -154,6 +185,10 @@ class Ratingd:
         self.http_port = free_port()
         self.metrics_port = free_port()
         self.topics = {t: "it.%s.%s" % (name, t) for t in ("results", "deltas", "leaderboards", "dlq")}
+        # Overridden by tests that run several instances in one group (reliability_it.py).
+        self.group = "it-" + name
+        self.instance_id = "it-" + name
+        self.partitions = 3
         self.extra = list(extra)
         self.proc = None
         self.runs = 0
@@ -162,13 +197,13 @@ class Ratingd:
         return [
             ARGS.ratingd,
             "--brokers=" + bootstrap(),
-            "--group=it-" + self.name,
-            "--instance-id=it-" + self.name,
+            "--group=" + self.group,
+            "--instance-id=" + self.instance_id,
             "--results-topic=" + self.topics["results"],
             "--deltas-topic=" + self.topics["deltas"],
             "--leaderboards-topic=" + self.topics["leaderboards"],
             "--dlq-topic=" + self.topics["dlq"],
-            "--topic-partitions=3",
+            "--topic-partitions=%d" % self.partitions,
             "--topic-replication=1",
             "--snapshot-dir=" + os.path.join(self.dir, "snapshots"),
             "--http-address=127.0.0.1:%d" % self.http_port,
@@ -337,26 +372,7 @@ def case_dlq():
     try:
         d.start()
         topic = d.topics["results"]
-        nan = float("nan")
-        cases = [
-            ("unparseable", "dlq-pool", b"\xff\xff\xff\x01"),
-            ("missing_pool", "dlq-pool", game_result(pool="")),
-            ("missing_game_id", "dlq-pool", game_result(game_id="")),
-            ("key_mismatch", "another-pool", game_result()),
-            ("too_few_standings", "dlq-pool", game_result(standings=[standing("a", 1)])),
-            ("too_many_standings", "dlq-pool",
-             game_result(standings=[standing("a%d" % i, 1 + i) for i in range(300)])),
-            ("bad_weight", "dlq-pool", game_result(weight=0.0)),
-            ("bad_weight", "dlq-pool", game_result(weight=nan)),
-            ("empty_agent_id", "dlq-pool", game_result(standings=[standing("a", 1), standing("", 2)])),
-            ("agent_id_too_long", "dlq-pool",
-             game_result(standings=[standing("a", 1), standing("b" * 300, 2)])),
-            ("zero_rank", "dlq-pool", game_result(standings=[standing("a", 0), standing("b", 1)])),
-            ("bad_score", "dlq-pool",
-             game_result(standings=[standing("a", 1, nan), standing("b", 2)])),
-            ("duplicate_agent", "dlq-pool",
-             game_result(standings=[standing("a", 1), standing("a", 2)])),
-        ]
+        cases = invalid_cases()
         rng = random.Random(5)
         for i in range(20):  # random bytes: whatever they decode to, never a crash
             cases.append((None, "dlq-pool", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))))

@@ -1,0 +1,680 @@
+#!/usr/bin/env python3
+"""Reliability suite of ratingd against a real Kafka broker (issue 6, item 4).
+
+    reliability_it.py CASE --ratingd BIN --ratingctl BIN [--seed N]
+
+Cases (each its own topics, group, ports and snapshot folders; the broker is the CTest
+fixture `kafka`, $KAFKA_DIR/bootstrap):
+  kills              RELIABILITY_KILLS (default 20) SIGKILLs of one ratingd at random instants
+                     while a producer streams, restart after each
+  broker_outage      the broker stopped for RELIABILITY_OUTAGE_SECONDS (default 32) mid-stream,
+                     then resumed on the same data and port (broker.sh stop / resume)
+  scale_out          2, then 3 instances in one group; one killed mid-stream, not restarted
+  invalid_sustained  every invalid-input class and random bytes, interleaved with valid
+                     results for RELIABILITY_INVALID_SECONDS (default 20)
+
+Every case ends with the same two checks. (1) A read_committed reader (`ratingctl tail`) of
+the deltas topic sees every (pool, model, sequence) exactly once: elo and sco sequences
+1..n for a pool of n results, ml sequences 1..n/every (the delta of sequence s carries
+s*every results); lost, duplicated and unexpected deltas are counted and printed.
+(2) Every pool's leaderboard over HTTP equals `ratingctl rate` on the same input (the offline
+replay of the same library, DESIGN §6), as in ratingd_it.py. Expected values come from the
+input's construction (counts per pool, the invalid records sent) and from `ratingctl rate`.
+Python standard library only; the helpers are ratingd_it.py's.
+"""
+
+import argparse
+import base64
+import collections
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ratingd_it as it  # noqa: E402
+from ratingd_it import check, fail  # noqa: E402
+
+ARGS = None
+# Unique per run, so a case can run again against the same broker (topics persist).
+RUN = "%x" % (int(time.time() * 1000) % 0xFFFFFFF)
+
+
+def log(message):
+    print("[%7.1f s] %s" % (time.time() - T0, message), flush=True)
+
+
+T0 = time.time()
+
+
+# ---------------------------------------------------------------------------------------
+# Processes
+
+
+class Instance(it.Ratingd):
+    """One ratingd; `peer` shares its topics and group (scale-out), `index` names it."""
+
+    def __init__(self, name, extra=(), partitions=4, peer=None, index=0):
+        super().__init__("%s-%s" % (name, RUN) if peer is None else peer.name, extra)
+        if peer is not None:
+            self.topics = peer.topics
+            self.group = peer.group
+        else:
+            self.topics["snapshots"] = "it.%s.snapshots" % self.name  # one per group
+        self.instance_id = "it-%s-%d" % (self.name, index)
+        self.index = index
+        self.partitions = partitions
+        self.exits = []  # exit statuses of runs that ended without our SIGKILL
+
+    def args(self):
+        return super().args() + ["--snapshots-topic=" + self.topics["snapshots"]]
+
+    def spawn(self):
+        """Starts a run without waiting for readiness."""
+        self.runs += 1
+        out = open(os.path.join(self.dir, "ratingd.%d.log" % self.runs), "w")
+        self.proc = subprocess.Popen(self.args(), stdout=out, stderr=subprocess.STDOUT)
+        self.spawned = time.time()
+
+    def ready(self):
+        return it.http("http://127.0.0.1:%d/readyz" % self.http_port, timeout=2)[0] == 200
+
+    def wait_ready(self, timeout=90):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                fail("%s exited with %d:\n%s" %
+                     (self.instance_id, self.proc.returncode, self.log()))
+            if self.ready():
+                return
+            time.sleep(0.1)
+        fail("%s not ready after %d s:\n%s" % (self.instance_id, timeout, self.log()))
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def supervise(self):
+        """What a supervisor does: restart a run that exited. True if it restarted one."""
+        if self.proc.poll() is None:
+            return False
+        self.exits.append(self.proc.returncode)
+        log("%s run %d exited with %d; restarting. Log tail:\n%s" %
+            (self.instance_id, self.runs, self.proc.returncode, self.log()[-1500:]))
+        self.spawn()
+        return True
+
+    def scrape(self):
+        """{metric name with labels: value} of /metrics, or None if it does not answer."""
+        status, body = it.http("http://127.0.0.1:%d/metrics" % self.metrics_port, timeout=3)
+        if status != 200:
+            return None
+        values = {}
+        for line in body.splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                values[name] = float(value)
+        return values
+
+    def pools_or_none(self):
+        status, body = it.http("http://127.0.0.1:%d/v1/pools" % self.http_port, timeout=10)
+        if status != 200:
+            return None
+        return {p["pool"]: int(p["results"]) for p in json.loads(body)["pools"]}
+
+
+class Supervisor(threading.Thread):
+    """Restarts an instance whenever its run exits (after 1 s, like systemd's
+    Restart=on-failure RestartSec=1), until stop()."""
+
+    def __init__(self, instance):
+        super().__init__(daemon=True)
+        self.instance = instance
+        self.halt = threading.Event()
+
+    def run(self):
+        while not self.halt.wait(0.5):
+            if self.instance.proc.poll() is not None:
+                time.sleep(1)
+                self.instance.supervise()
+
+    def stop(self):
+        self.halt.set()
+        self.join()
+
+
+def total(scrape, name, **labels):
+    """Sum of the samples of `name` whose labels include `labels`."""
+    if scrape is None:
+        return None
+    want = ['%s="%s"' % kv for kv in labels.items()]
+    return sum(v for k, v in scrape.items()
+               if (k == name or k.startswith(name + "{")) and all(w in k for w in want))
+
+
+def create_topic(name, partitions):
+    p = subprocess.run(["bash", os.environ["KAFKA_BROKER_SH"], "topic", name, str(partitions)],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "creating topic %s: %s" % (name, p.stderr))
+
+
+def start_producer(path, topic, rate):
+    """`ratingctl produce` in the background (idempotent producer, keyed by pool)."""
+    err = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen([ARGS.ratingctl, "produce", "--brokers=" + it.bootstrap(),
+                             "--topic=" + topic, "--input=" + path, "--rate=%g" % rate],
+                            stdout=subprocess.DEVNULL, stderr=err)
+    proc.err = err
+    return proc
+
+
+def wait_producer(proc, timeout):
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("ratingctl produce did not finish within %d s" % timeout)
+    proc.err.seek(0)
+    check(code == 0, "ratingctl produce: exit %d\n%s" % (code, proc.err.read()[-2000:]))
+
+
+def wait_all_results(instances, counts, timeout):
+    """Until the instances together hold every pool with its count (each pool on one)."""
+    deadline = time.time() + timeout
+    got = None
+    while time.time() < deadline:
+        got, holders = {}, {}
+        for d in instances:
+            for pool, n in (d.pools_or_none() or {}).items():
+                got[pool] = got.get(pool, 0) + n
+                holders.setdefault(pool, []).append(d)
+        if got == counts and all(len(h) == 1 for h in holders.values()):
+            return {pool: h[0] for pool, h in holders.items()}
+        time.sleep(0.25)
+    fail("results per pool: got %s, expected %s\n%s" %
+         (got, counts, "\n".join(d.log()[-1500:] for d in instances)))
+
+
+# ---------------------------------------------------------------------------------------
+# Checks
+
+
+def expected_deltas(counts, ml_every):
+    """{(pool, model, sequence): results of the pool after that delta}."""
+    out = {}
+    for pool, n in counts.items():
+        for s in range(1, n + 1):
+            out[(pool, "elo", s)] = s
+            out[(pool, "sco", s)] = s
+        for s in range(1, n // ml_every + 1):
+            out[(pool, "ml", s)] = s * ml_every
+    return out
+
+
+def read_deltas(topic, expected):
+    """One read_committed pass; retried while deltas are missing, since a transaction left
+    open by a killed instance holds the partition's last stable offset until the broker
+    aborts it (ratingd's transaction.timeout.ms, plus the broker's 10 s abort check)."""
+    deadline = time.time() + 90
+    while True:
+        started = time.time()
+        deltas = it.tail(topic, "deltas", idle="6s")
+        keys = {(d["pool"], d["model"], int(d["sequence"])) for d in deltas}
+        missing = len(set(expected) - keys)
+        if missing == 0 or time.time() > deadline:
+            return deltas, started
+        log("read_committed: %d of %d deltas missing; reading again" % (missing, len(expected)))
+        time.sleep(5)
+
+
+def exactly_once(topic, counts, ml_every, summary, since=None):
+    """The read_committed checker: every expected (pool, model, sequence) exactly once.
+    Prints the counts; returns (deltas read, failure message or None) so that the state
+    comparison still runs (and says whether the state is right) before the test fails."""
+    expected = expected_deltas(counts, ml_every)
+    deltas, complete = read_deltas(topic, expected)
+    if since is not None:
+        summary += " complete_for_read_committed_after=%.0fs" % (complete - since)
+    seen = collections.Counter()
+    first = {}
+    differing, wrong_results = [], []
+    for d in deltas:
+        key = (d["pool"], d["model"], int(d["sequence"]))
+        seen[key] += 1
+        text = json.dumps(d, sort_keys=True)
+        if first.setdefault(key, text) != text:
+            differing.append(key)
+        if key in expected and int(d["results"]) != expected[key]:
+            wrong_results.append((key, d["results"]))
+    lost = sorted(set(expected) - set(seen))
+    unexpected = sorted(set(seen) - set(expected))
+    duplicated = sum(n - 1 for n in seen.values())
+    dup_keys = sorted(k for k, n in seen.items() if n > 1)
+    print("%s results=%d deltas=%d lost=%d duplicated=%d unexpected=%d" %
+          (summary, sum(counts.values()), len(deltas), len(lost), duplicated, len(unexpected)),
+          flush=True)
+    by_model = collections.Counter(k[1] for k in dup_keys)
+    if dup_keys:
+        print("  duplicated keys: %d (%s), e.g. %s" %
+              (len(dup_keys), dict(by_model), dup_keys[:8]))
+        print("  re-emitted with different content: %d, e.g. %s" % (len(differing), differing[:5]))
+    if lost:
+        print("  lost, e.g. %s" % lost[:10])
+    if unexpected:
+        print("  unexpected, e.g. %s" % unexpected[:10])
+    if wrong_results:
+        print("  results field not what the sequence implies, e.g. %s" % wrong_results[:5])
+    failure = None
+    if lost or duplicated or unexpected or wrong_results:
+        failure = "not exactly once: lost=%d duplicated=%d unexpected=%d wrong_results=%d" % (
+            len(lost), duplicated, len(unexpected), len(wrong_results))
+    return len(deltas), failure
+
+
+def compare_all(holders, path):
+    """Every pool's leaderboard (elo, sco, ml) from the instance holding it equals
+    `ratingctl rate` on the same file (ratingd_it.compare_with_rate)."""
+    by_instance = collections.defaultdict(list)
+    for pool, d in holders.items():
+        by_instance[d].append(pool)
+    for d, pools in by_instance.items():
+        it.compare_with_rate(d, path, sorted(pools))
+    print("  state: %d pools x (elo, sco, ml) equal ratingctl rate" % len(holders), flush=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Cases
+
+
+def case_kills():
+    kills = int(os.environ.get("RELIABILITY_KILLS", "20"))
+    every, rate, mean_gap = 40, 250, 4.5
+    rng = random.Random(ARGS.seed)
+    d = Instance("kills", ["--ml-solve-every=%d" % every, "--snapshot-interval=1s"])
+    producer = None
+    try:
+        path = os.path.join(d.dir, "results.jsonl")
+        n = max(3000, int(kills * mean_gap * rate))
+        counts = it.generate_jsonl(path, n, pools=8, agents=30, seed=ARGS.seed)
+        create_topic(d.topics["results"], 4)
+        d.spawn()
+        d.wait_ready()
+        producer = start_producer(path, d.topics["results"], rate)
+        states = collections.Counter()
+        ready_after = []  # seconds from spawn to /readyz 200
+        for i in range(kills):
+            # A random instant of the run: one kill in four within its first 1.5 s (start-up,
+            # restore, replay), the others 0.2-3 s after it is ready, while it processes.
+            if rng.random() < 0.25:
+                time.sleep(max(0.0, d.spawned + rng.uniform(0.05, 1.5) - time.time()))
+            else:
+                d.wait_ready()
+                ready_after.append(time.time() - d.spawned)
+                time.sleep(rng.uniform(0.2, 3.0))
+            if d.proc.poll() is not None:
+                d.exits.append(d.proc.returncode)
+                log("run %d had exited with %d by itself:\n%s" %
+                    (d.runs, d.proc.returncode, d.log()[-1500:]))
+            else:
+                states["ready" if d.ready() else "not ready"] += 1
+                if producer.poll() is not None:
+                    states["after the stream ended"] += 1
+                d.kill9()
+            d.spawn()
+        ready_after.sort()
+        log("%d kills done (%s); restart to ready: median %.1f s, max %.1f s; waiting for the "
+            "producer" % (kills, dict(states), ready_after[len(ready_after) // 2] if ready_after
+                          else 0, max(ready_after, default=0)))
+        wait_producer(producer, timeout=n / rate + 120)
+        d.wait_ready()
+        holders = wait_all_results([d], counts, timeout=180)
+        log("all results applied")
+        n_deltas, failure = exactly_once(d.topics["deltas"], counts, every,
+                                "kills=%d (%s)" % (kills, ", ".join(
+                                    "%d %s" % (v, k) for k, v in sorted(states.items()))))
+        compare_all(holders, path)
+        check(failure is None, failure)
+        check(not d.exits, "runs exited by themselves with %s" % d.exits)
+        print("ok: %d SIGKILLs at random instants (seed %d), %d results in 8 pools: every delta "
+              "exactly once (%d), state equals ratingctl rate" % (kills, ARGS.seed, n, n_deltas))
+    finally:
+        if producer and producer.poll() is None:
+            producer.kill()
+        d.stop()
+
+
+def broker(*commands):
+    p = subprocess.run(["bash", os.environ["KAFKA_BROKER_SH"]] + list(commands),
+                       capture_output=True, text=True, timeout=180)
+    check(p.returncode == 0, "broker.sh %s: %s" % (" ".join(commands), p.stderr[-3000:]))
+
+
+def broker_running():
+    pid_file = os.path.join(os.environ["KAFKA_DIR"], "broker.pid")
+    return os.path.exists(pid_file)
+
+
+def case_broker_outage():
+    outage = float(os.environ.get("RELIABILITY_OUTAGE_SECONDS", "32"))
+    every, rate, before, after = 40, 150, 12, 15
+    d = Instance("outage", ["--ml-solve-every=%d" % every, "--snapshot-interval=2s"])
+    producer = supervisor = None
+    try:
+        path = os.path.join(d.dir, "results.jsonl")
+        n = int(rate * (before + outage + after))
+        counts = it.generate_jsonl(path, n, pools=6, agents=30, seed=ARGS.seed)
+        create_topic(d.topics["results"], 4)
+        d.spawn()
+        d.wait_ready()
+        supervisor = Supervisor(d)
+        supervisor.start()
+        producer = start_producer(path, d.topics["results"], rate)
+        time.sleep(before)
+        base = d.scrape()
+        check(base is not None, "no /metrics before the outage")
+        log("stopping the broker; applied so far %d, kafka errors %d" %
+            (total(base, "ratingd_results_applied_total"),
+             total(base, "ratingd_kafka_errors_total")))
+        t_stop = time.time()
+        broker("stop")
+        t_down = time.time()
+        log("broker stopped (took %.1f s); outage of %.0f s" % (t_down - t_stop, outage))
+        scrapes, health, reads = [], collections.Counter(), collections.Counter()
+        while time.time() < t_down + outage:
+            s = d.scrape()
+            if s is not None:
+                scrapes.append((time.time() - t_down, d.runs, s))
+            health[it.http("http://127.0.0.1:%d/healthz" % d.http_port, timeout=2)[0]] += 1
+            reads[it.http("http://127.0.0.1:%d/v1/pools" % d.http_port, timeout=3)[0]] += 1
+            time.sleep(1)
+        check(producer.poll() is None, "the stream ended during the outage")
+        address = it.bootstrap()
+        broker("resume", "wait")
+        # Same address and data (the deltas of before the outage are read back below).
+        check(it.bootstrap() == address, "the broker came back at %s, not %s" %
+              (it.bootstrap(), address))
+        log("broker resumed after %.1f s down" % (time.time() - t_down))
+        deadline = time.time() + n / rate + 180
+        while producer.poll() is None and time.time() < deadline:
+            s = d.scrape()
+            if s is not None:
+                scrapes.append((time.time() - t_down, d.runs, s))
+            time.sleep(1)
+        wait_producer(producer, timeout=10)
+        holders = wait_all_results([d], counts, timeout=180)
+        supervisor.stop()
+        log("all results applied")
+
+        # What the alerts and the dashboards see (from the same run's scrapes only).
+        during = [s for (t, run, s) in scrapes if 0 <= t <= outage and run == 1]
+        for name in ("ratingd_kafka_errors_total", "ratingd_results_applied_total",
+                     "ratingd_consumer_lag_records", "ratingd_ready",
+                     "ratingd_transactions_total"):
+            values = [total(s, name) for s in during]
+            print("  %s during the outage (run 1): %s" %
+                  (name, "%s -> %s (max %s)" % (values[0], values[-1], max(values))
+                   if values else "no scrape"))
+        print("  healthz during the outage: %s; GET /v1/pools: %s (0: no answer in 3 s); "
+              "runs: %d; exits: %s" % (dict(health), dict(reads), d.runs, d.exits or "none"))
+        supervised = "kept running" if not d.exits else "exited %s and was restarted" % d.exits
+        n_deltas, failure = exactly_once(d.topics["deltas"], counts, every,
+                                "outage=%.0fs daemon %s" % (outage, supervised))
+        compare_all(holders, path)
+        check(failure is None, failure)
+        # The outage shows in the metrics while it lasts: Kafka errors counted, transactions
+        # aborted or consumer lag up; and nothing applied while the broker was down (the
+        # stall alert's rate(ratingd_results_applied_total) == 0).
+        check(during, "no /metrics scrape of the first run during the outage")
+
+        def rise(name, **labels):
+            return total(during[-1], name, **labels) - total(base, name, **labels)
+
+        errors = rise("ratingd_kafka_errors_total")
+        aborted = rise("ratingd_transactions_total", outcome="aborted")
+        lag = max(total(s, "ratingd_consumer_lag_records") for s in during) - \
+            total(base, "ratingd_consumer_lag_records")
+        first_after = [s for (t, run, s) in scrapes if t > outage and run == 1][:1]
+        errors_after = (total(first_after[0], "ratingd_kafka_errors_total") -
+                        total(base, "ratingd_kafka_errors_total")) if first_after else None
+        print("  while the broker was down: kafka_errors_total +%d, aborted transactions +%d, "
+              "consumer lag +%d; first scrape after it came back: kafka_errors_total +%s" %
+              (errors, aborted, lag, errors_after))
+        check(errors > 0 or aborted > 0 or lag > 0,
+              "the metrics did not show the outage while it lasted (%d scrapes over %.0f s): "
+              "kafka_errors_total +%d, aborted transactions +%d, consumer lag +%d" %
+              (len(during), outage, errors, aborted, lag))
+        late = [s for (t, run, s) in scrapes if 5 <= t <= outage and run == 1]
+        if len(late) >= 2:
+            stalled = total(late[-1], "ratingd_results_applied_total") - \
+                total(late[0], "ratingd_results_applied_total")
+            check(stalled == 0, "%d results applied while the broker was down" % stalled)
+        print("ok: broker down %.0f s mid-stream (%d results): daemon %s, kafka_errors_total "
+              "+%d, every delta exactly once (%d), state equals ratingctl rate" %
+              (outage, n, supervised, errors, n_deltas))
+    finally:
+        if supervisor:
+            supervisor.stop()
+        if not broker_running():  # never leave the shared fixture broker down
+            broker("resume", "wait")
+        if producer and producer.poll() is None:
+            producer.kill()
+        d.stop()
+
+
+def scale_out(count, rng):
+    every, rate, n = 40, 300, 9000
+    extra = ["--ml-solve-every=%d" % every, "--snapshot-interval=2s",
+             "--kafka=session.timeout.ms=6000"]
+    first = Instance("scale%d" % count, extra, partitions=6)
+    group = [first] + [Instance("", extra, partitions=6, peer=first, index=i)
+                       for i in range(1, count)]
+    producer = None
+    try:
+        path = os.path.join(first.dir, "results.jsonl")
+        counts = it.generate_jsonl(path, n, pools=12, agents=25, seed=ARGS.seed + count)
+        create_topic(first.topics["results"], 6)
+        for d in group:
+            d.spawn()
+        for d in group:
+            d.wait_ready()
+        producer = start_producer(path, first.topics["results"], rate)
+        time.sleep(n / rate * 0.35)
+        # Every instance holds some pools; one asked for a pool another holds says so.
+        held = {d: set(d.pools_or_none() or {}) for d in group}
+        log("pools held: %s" % {d.instance_id: len(p) for d, p in held.items()})
+        a = group[0]
+        others = sorted(set().union(*(held[d] for d in group[1:])) - held[a])
+        check(others, "no pool held by another instance than %s: %s" % (a.instance_id, held))
+        status, body = it.http("http://127.0.0.1:%d/v1/pools/%s/leaderboard?model=elo" %
+                               (a.http_port, others[0]))
+        check(status == 404 and "not held by this instance" in body,
+              "pool %s held elsewhere: %d %s" % (others[0], status, body))
+        victim = group[rng.randrange(count)]
+        survivors = [d for d in group if d is not victim]
+        check(producer.poll() is None, "the stream ended before the kill")
+        victim.kill9()
+        t_kill = time.time()
+        log("killed %s (held %d pools)" % (victim.instance_id, len(held[victim])))
+        # The survivors take its partitions once the group notices (session.timeout.ms).
+        moved = None
+        while time.time() < t_kill + 120:
+            parts = [total(d.scrape(), "ratingd_assigned_partitions") for d in survivors]
+            if None not in parts and sum(parts) == 6 and all(d.ready() for d in survivors):
+                moved = time.time() - t_kill
+                break
+            time.sleep(0.25)
+        check(moved is not None, "survivors did not take all 6 partitions within 120 s")
+        log("survivors hold all 6 partitions and are ready %.1f s after the kill" % moved)
+        wait_producer(producer, timeout=n / rate + 120)
+        holders = wait_all_results(survivors, counts, timeout=240)
+        log("all results applied")
+        for d in survivors:
+            check(d.proc.poll() is None, "%s exited:\n%s" % (d.instance_id, d.log()))
+        n_deltas, failure = exactly_once(first.topics["deltas"], counts, every,
+                                "instances=%d killed=1 partitions_moved_in=%.1fs" % (count, moved),
+                                since=t_kill)
+        compare_all(holders, path)
+        check(failure is None, failure)
+        print("ok: %d instances, %s killed mid-stream: its partitions moved in %.1f s, every "
+              "delta exactly once (%d), every pool equals ratingctl rate" %
+              (count, victim.instance_id, moved, n_deltas))
+    finally:
+        if producer and producer.poll() is None:
+            producer.kill()
+        for d in group:
+            d.stop()
+
+
+def case_scale_out():
+    rng = random.Random(ARGS.seed)
+    failed = []
+    for count in (2, 3):
+        try:
+            scale_out(count, rng)
+        except SystemExit as e:  # fail(): run the other group size too, then fail
+            if e.code:
+                failed.append(count)
+    check(not failed, "scale_out failed with %s instances" % failed)
+
+
+# kcat splits its input on these (binary values may hold any byte; checked absent below).
+KCAT_KEY = b"\x1dRDKEY\x1c"
+KCAT_END = b"\x1eRDEND\x1f"
+
+
+def kcat_batch(topic, records):
+    """Produces [(key, value)] with one kcat run."""
+    data = b""
+    for key, value in records:
+        check(KCAT_KEY not in value and KCAT_END not in value and value, "delimiter in value")
+        data += key.encode() + KCAT_KEY + value + KCAT_END
+    with tempfile.NamedTemporaryFile(delete=False) as f:
+        f.write(data)
+    p = subprocess.run(["kcat", "-P", "-b", it.bootstrap(), "-t", topic, "-z", "none",
+                        "-K", KCAT_KEY.decode("latin-1"), "-D", KCAT_END.decode("latin-1"),
+                        "-l", f.name], capture_output=True, text=True, timeout=60)
+    os.unlink(f.name)
+    check(p.returncode == 0 and not p.stderr.strip(), "kcat: %d %s" % (p.returncode, p.stderr))
+
+
+def case_invalid_sustained():
+    seconds = float(os.environ.get("RELIABILITY_INVALID_SECONDS", "20"))
+    every, valid_rate, invalid_rate = 40, 100, 100
+    rng = random.Random(ARGS.seed)
+    d = Instance("invalid", ["--ml-solve-every=%d" % every])
+    producer = None
+    stop = threading.Event()
+    health = collections.Counter()
+    down = []
+
+    def watch():  # /healthz every 0.2 s, and the process itself
+        while not stop.is_set():
+            status = it.http("http://127.0.0.1:%d/healthz" % d.http_port, timeout=2)[0]
+            health[status] += 1
+            if status != 200 or d.proc.poll() is not None:
+                down.append((time.time() - T0, status, d.proc.poll()))
+            stop.wait(0.2)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    try:
+        path = os.path.join(d.dir, "results.jsonl")
+        n = int(valid_rate * seconds)
+        counts = it.generate_jsonl(path, n, pools=6, agents=20, seed=ARGS.seed)
+        create_topic(d.topics["results"], 4)
+        d.spawn()
+        d.wait_ready()
+        watcher.start()
+        producer = start_producer(path, d.topics["results"], valid_rate)
+        sent = []  # (reason or None for random bytes, key, value)
+        drawn = set()
+        i = 0
+        start = time.time()
+        while time.time() - start < seconds:
+            batch = []
+            for _ in range(int(invalid_rate / 2)):
+                classes = it.invalid_cases(tag="-%d-" % i, pool="inv-pool")
+                batch.append(classes[i % len(classes)])
+                if i % 4 == 0:  # random bytes, unique (never a valid result: no key match)
+                    value = b""
+                    while not value or value in drawn:
+                        value = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 96)))
+                    drawn.add(value)
+                    batch.append((None, "inv-pool", value))
+                i += 1
+            kcat_batch(d.topics["results"], [(k, v) for (_, k, v) in batch])
+            sent += batch
+            time.sleep(max(0.0, start + len(sent) / (invalid_rate * 1.25) - time.time()))
+        log("sent %d invalid records in %.1f s" % (len(sent), time.time() - start))
+        wait_producer(producer, timeout=n / valid_rate + 60)
+        holders = wait_all_results([d], counts, timeout=120)
+        deadline = time.time() + 60
+        while time.time() < deadline and \
+                total(d.scrape(), "ratingd_results_rejected_total") < len(sent):
+            time.sleep(0.25)
+        stop.set()
+        watcher.join()
+        rejected = total(d.scrape(), "ratingd_results_rejected_total")
+
+        dead = it.tail(d.topics["dlq"], "dlq", idle="5s")
+        seen = collections.Counter(base64.b64decode(r["value_base64"]) for r in dead)
+        reasons = {base64.b64decode(r["value_base64"]): r["x-ratingd-reason"] for r in dead}
+        values = collections.Counter(v for (_, _, v) in sent)
+        check(max(values.values()) == 1, "the invalid values sent are not unique")
+        missing = [(r, v[:24]) for (r, _, v) in sent if v not in seen]
+        duplicated = sum(c - 1 for c in seen.values())
+        unexpected = [v[:24] for v in seen if v not in values]
+        wrong = [(r, reasons[v]) for (r, _, v) in sent if r and v in reasons and reasons[v] != r]
+        by_class = collections.Counter(r or "random_bytes" for (r, _, _) in sent)
+        print("invalid=%d (%d classes + random bytes) dlq=%d missing=%d duplicated=%d "
+              "unexpected=%d wrong_reason=%d rejected_total=%d healthz=%s" %
+              (len(sent), len(by_class) - 1, len(dead), len(missing), duplicated,
+               len(unexpected), len(wrong), rejected, dict(health)), flush=True)
+        check(not down, "daemon unhealthy or gone at (t, status, exit): %s" % down[:5])
+        check(not missing, "not in the DLQ: %s" % missing[:5])
+        check(not duplicated and not unexpected, "DLQ: %d duplicated, %d unexpected" %
+              (duplicated, len(unexpected)))
+        check(not wrong, "wrong reasons: %s" % wrong[:5])
+        check(rejected == len(sent), "rejected_total %s != %d sent" % (rejected, len(sent)))
+        n_deltas, failure = exactly_once(d.topics["deltas"], counts, every,
+                                "invalid_sustained seconds=%.0f" % seconds)
+        compare_all(holders, path)
+        check(failure is None, failure)
+        print("ok: %d invalid records over %.0f s (%s) all in the DLQ once with their reason; "
+              "daemon healthy throughout; %d valid results applied, deltas exactly once (%d), "
+              "state equals ratingctl rate" %
+              (len(sent), seconds, dict(by_class), n, n_deltas))
+    finally:
+        stop.set()
+        if producer and producer.poll() is None:
+            producer.kill()
+        d.stop()
+
+
+CASES = {
+    "kills": case_kills,
+    "broker_outage": case_broker_outage,
+    "scale_out": case_scale_out,
+    "invalid_sustained": case_invalid_sustained,
+}
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case", choices=sorted(CASES))
+    parser.add_argument("--ratingd", required=True)
+    parser.add_argument("--ratingctl", required=True)
+    parser.add_argument("--seed", type=int, default=int(os.environ.get("RELIABILITY_SEED", "6")))
+    ARGS = parser.parse_args()
+    it.ARGS = ARGS
+    log("case %s, seed %d, run %s, ratingd %s" % (ARGS.case, ARGS.seed, RUN, ARGS.ratingd))
+    CASES[ARGS.case]()
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
