@@ -93,6 +93,10 @@ class Daemon {
  private:
   Daemon(const DaemonConfig& config, Metrics* metrics);
   class Callbacks;
+  // The callbacks_ object as each librdkafka interface (Callbacks is defined in daemon.cc).
+  RdKafka::RebalanceCb* rebalance_cb();
+  RdKafka::EventCb* event_cb();
+  RdKafka::DeliveryReportCb* delivery_cb();
 
   // Consumer thread.
   void OnMessage(RdKafka::Message& message);

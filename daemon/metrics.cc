@@ -144,8 +144,9 @@ Metrics::Metrics(size_t max_pools)
                           .Add({}, LatencyBuckets());
   last_commit_ = &BuildGauge()
                       .Name("ratingd_last_commit_timestamp_seconds")
-                      .Help("Unix time of the last transaction commit (or commit point with "
-                            "nothing to commit)")
+                      .Help(
+                          "Unix time of the last transaction commit (or commit point with "
+                          "nothing to commit)")
                       .Register(r)
                       .Add({});
   restoring_ = &BuildGauge()
