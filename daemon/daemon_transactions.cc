@@ -111,10 +111,17 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
   }
   if (config_.fault_abort_every > 0 && ++commits_attempted_ % config_.fault_abort_every == 0 &&
       !stopping_) {
-    Log("fault injection: aborting this transaction (RATINGD_FAULT_ABORT_EVERY)");
-    RdKafka::TopicPartition::destroy(offsets);
-    AbortAndRollback();
-    return false;
+    // Abort only once the coordinator holds the transaction: an EndTxn(abort) racing an
+    // AddPartitionsToTxn that is still being retried (CONCURRENT_TRANSACTIONS right after
+    // the previous commit) gets INVALID_TXN_STATE, which librdkafka makes fatal
+    // (confluentinc/librdkafka#4849). Every delivered record implies a registered partition.
+    if (producer_->flush(10000) == RdKafka::ERR_NO_ERROR) {
+      Log("fault injection: aborting this transaction (RATINGD_FAULT_ABORT_EVERY)");
+      RdKafka::TopicPartition::destroy(offsets);
+      AbortAndRollback();
+      return false;
+    }
+    Log("fault injection: output not delivered within 10 s; committing instead");
   }
   const auto start = std::chrono::steady_clock::now();
   TxnOutcome outcome = TxnOutcome::kOk;

@@ -245,7 +245,10 @@ class Ratingd:
 
     def get(self, path):
         status, body = http("http://127.0.0.1:%d%s" % (self.http_port, path))
-        check(status == 200, "GET %s: %d %s" % (path, status, body))
+        if status != 200:
+            died = self.proc is not None and self.proc.poll() is not None
+            fail("GET %s: %d %s%s" % (path, status, body, "\nratingd exited with %d:\n%s" %
+                                      (self.proc.returncode, self.log()) if died else ""))
         return json.loads(body)
 
     def pools(self):
