@@ -274,7 +274,9 @@ void Daemon::SendToDlq(const RdKafka::Message& message, const std::string& reaso
   headers->add("x-src-offset", absl::StrCat(message.offset()));
   headers->add("x-ratingd-version", RATINGD_VERSION);
   const std::string key = message.key() ? *message.key() : std::string();
-  const std::string value(static_cast<const char*>(message.payload()), message.len());
+  const size_t keep = DeadLetterValueBytes(message.len(), key, *headers, config_.dlq_max_bytes);
+  if (keep < message.len()) headers->add("x-ratingd-truncated", absl::StrCat(message.len()));
+  const std::string value(static_cast<const char*>(message.payload()), keep);
   txn_dirty_ = true;
   absl::Status s = Produce(*producer_, config_.dlq_topic, key, value, headers, nullptr);
   if (s.ok()) {

@@ -48,6 +48,10 @@ struct DaemonConfig {
   std::string deltas_topic = "ratingd.deltas";
   std::string leaderboards_topic = "ratingd.leaderboards";
   std::string dlq_topic = "ratingd.dlq";
+  // A dead letter's key, headers and value stay within this many bytes; a longer input
+  // record is cut (header x-ratingd-truncated). A record the DLQ topic refused would abort
+  // every transaction in turn, so keep this below the topic's max.message.bytes.
+  size_t dlq_max_bytes = 1000000;
   std::string snapshots_topic = "ratingd.snapshots";  // compacted, one per consumer group
   // Stable per instance (a restarted instance fences its predecessor's open transaction);
   // empty: "ratingd-" + instance_id, or + the host name without an instance id.

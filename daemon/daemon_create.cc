@@ -51,6 +51,10 @@ absl::Status ValidateDaemonConfig(const DaemonConfig& config) {
   if (config.commit_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--commit-interval must be > 0");
   }
+  if (config.dlq_max_bytes < 4096 || config.dlq_max_bytes > 16777216) {
+    return absl::InvalidArgumentError(absl::StrCat("--dlq-max-bytes=", config.dlq_max_bytes,
+                                                   " is out of range [4096, 16777216]"));
+  }
   if (auto s = MakeDirs(config.snapshot_dir); !s.ok()) return s;
   // Fails early, naming the problem, if a parameter is out of range.
   if (auto pool = ratings::Pool::Create(config.pool.options); !pool.ok()) return pool.status();

@@ -40,6 +40,12 @@ absl::Status EnsureTopics(RdKafka::Handle& handle, const std::vector<TopicSpec>&
 absl::StatusOr<int> PartitionCount(RdKafka::Handle& handle, const std::string& topic,
                                    int timeout_ms);
 
+// How many bytes of a dead letter's value fit, beside its key and headers, in a record of
+// at most `max_record_bytes` (64 bytes kept for the record's own framing; 0 if even the
+// key and headers do not fit).
+size_t DeadLetterValueBytes(size_t value_bytes, const std::string& key,
+                            const RdKafka::Headers& headers, size_t max_record_bytes);
+
 // Produces one message, polling and retrying while the local queue is full. `headers`
 // is adopted by librdkafka on success and deleted here on failure.
 absl::Status Produce(RdKafka::Producer& producer, const std::string& topic, const std::string& key,

@@ -63,6 +63,9 @@ ABSL_FLAG(uint64_t, delta_max_displaced, 1000,
           "rank-only changes listed per delta (the rest are counted in displaced_omitted)");
 ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
 ABSL_FLAG(uint64_t, max_agent_id_bytes, 256, "bytes allowed in one agent id");
+ABSL_FLAG(uint64_t, dlq_max_bytes, 1000000,
+          "bytes of one dead letter (key, headers, value); a longer invalid record is cut and "
+          "marked x-ratingd-truncated. Keep below the DLQ topic's max.message.bytes");
 ABSL_FLAG(uint64_t, metrics_max_pools, 100,
           "pools with their own metric label; the rest share pool=\"_other\"");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(7),
@@ -131,6 +134,7 @@ int main(int argc, char** argv) {
   config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
   config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
   config.dlq_topic = absl::GetFlag(FLAGS_dlq_topic);
+  config.dlq_max_bytes = absl::GetFlag(FLAGS_dlq_max_bytes);
   config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
   config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
   config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);

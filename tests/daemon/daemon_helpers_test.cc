@@ -2,6 +2,7 @@
 // leaderboard URL, the rank-disagreement metric.
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -58,6 +59,19 @@ TEST(KafkaUtilTest, ParsesPropertiesFromFlagsAndFile) {
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("kafka.properties:2:"));
   auto conf = MakeConf({{"no.such.property", "1"}});
   EXPECT_THAT(std::string(conf.status().message()), HasSubstr("no.such.property=1"));
+}
+
+TEST(KafkaUtilTest, DeadLetterValueFitsBesideKeyAndHeaders) {
+  std::unique_ptr<RdKafka::Headers> headers(RdKafka::Headers::create());
+  headers->add("x-ratingd-reason", "unparseable");  // 16 + 11 bytes
+  // Hand count: framing 64 + key 4 + the truncation header's 19 + 20 + this header's
+  // 8 + 16 + 11 = 142 bytes of overhead.
+  EXPECT_EQ(DeadLetterValueBytes(10, "pool", *headers, 1000), 10u);    // fits whole
+  EXPECT_EQ(DeadLetterValueBytes(858, "pool", *headers, 1000), 858u);  // exactly
+  EXPECT_EQ(DeadLetterValueBytes(859, "pool", *headers, 1000), 858u);  // cut by 1
+  EXPECT_EQ(DeadLetterValueBytes(1 << 20, "pool", *headers, 1000), 858u);
+  EXPECT_EQ(DeadLetterValueBytes(10, "pool", *headers, 142), 0u);  // no room
+  EXPECT_EQ(DeadLetterValueBytes(10, std::string(2000, 'k'), *headers, 1000), 0u);
 }
 
 TEST(HttpApiTest, ParsesLeaderboardRequests) {
