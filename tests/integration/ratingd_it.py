@@ -26,6 +26,9 @@ import urllib.error
 import urllib.request
 
 ARGS = None
+# Topic, group and instance names carry this run's tag, so a case can run again on a broker
+# that kept the previous run's topics and offsets.
+RUN = "%x%x" % (int(time.time()), os.getpid())
 
 
 def fail(message):
@@ -184,10 +187,11 @@ class Ratingd:
         self.dir = tempfile.mkdtemp(prefix="ratingd-it-%s-" % name)
         self.http_port = free_port()
         self.metrics_port = free_port()
-        self.topics = {t: "it.%s.%s" % (name, t) for t in ("results", "deltas", "leaderboards", "dlq")}
+        self.topics = {t: "it.%s.%s.%s" % (name, RUN, t)
+                       for t in ("results", "deltas", "leaderboards", "dlq")}
         # Overridden by tests that run several instances in one group (reliability_it.py).
-        self.group = "it-" + name
-        self.instance_id = "it-" + name
+        self.group = "it-%s-%s" % (name, RUN)
+        self.instance_id = "it-%s-%s" % (name, RUN)
         self.partitions = 3
         self.extra = list(extra)
         self.proc = None
