@@ -42,9 +42,15 @@ void Daemon::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
   if (!stopping_) CommitTransaction(true);
   revoking_ = false;
   for (const RdKafka::TopicPartition* tp : partitions) {
-    DropPartition(tp->partition());
-    committed_.erase(tp->partition());
-    snapshot_offset_.erase(tp->partition());
+    const int32_t p = tp->partition();
+    if (auto it = partitions_.find(p); it != partitions_.end()) {
+      for (const auto& [name, pool] : it->second.pools) metrics_->ForgetPool(name);
+    }
+    DropPartition(p);
+    committed_.erase(p);
+    snapshot_offset_.erase(p);
+    partition_counters_.erase(p);  // holds a pointer to a gauge removed here
+    metrics_->ForgetPartition(config_.results_topic, p);
   }
   consumer_->unassign();
   ready_ = false;

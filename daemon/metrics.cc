@@ -242,6 +242,30 @@ prometheus::Gauge& Metrics::MlExploitability(const std::string& pool) {
 prometheus::Gauge& Metrics::RankDisagreement(const std::string& pool, const std::string& models) {
   return disagreement_family_->Add({{"pool", PoolLabel(pool)}, {"models", models}});
 }
+namespace {
+template <typename T>
+void RemoveIfPresent(prometheus::Family<T>* family, const prometheus::Labels& labels) {
+  if (family->Has(labels)) family->Remove(&family->Add(labels));
+}
+}  // namespace
+
+void Metrics::ForgetPartition(const std::string& topic, int32_t partition) {
+  const prometheus::Labels labels = {{"topic", topic}, {"partition", absl::StrCat(partition)}};
+  RemoveIfPresent(lag_family_, labels);
+  RemoveIfPresent(last_record_family_, labels);
+  RemoveIfPresent(snapshot_size_family_, {{"partition", absl::StrCat(partition)}});
+}
+
+void Metrics::ForgetPool(const std::string& pool) {
+  auto it = pool_labels_.find(pool);
+  if (it == pool_labels_.end() || it->second != pool) return;  // "_other" is shared
+  RemoveIfPresent(pool_agents_family_, {{"pool", pool}});
+  RemoveIfPresent(exploitability_family_, {{"pool", pool}});
+  for (const char* models : {"elo_sco", "elo_ml", "sco_ml"}) {
+    RemoveIfPresent(disagreement_family_, {{"pool", pool}, {"models", models}});
+  }
+}
+
 prometheus::Counter& Metrics::TopChanges(const std::string& pool, const std::string& model) {
   return top_changes_family_->Add({{"pool", PoolLabel(pool)}, {"model", model}});
 }

@@ -64,6 +64,11 @@ class Metrics {
   prometheus::Gauge& RankDisagreement(const std::string& pool, const std::string& models);
   prometheus::Counter& TopChanges(const std::string& pool, const std::string& model);
   prometheus::Gauge& ml_refused_pools() { return *ml_refused_; }
+  // Removes the gauges of a partition or pool handed to another instance, so that a
+  // frozen value (a lag, an agent count) is not summed or alerted on beside the new
+  // owner's. Counters stay: they are per instance and only ever summed as rates.
+  void ForgetPartition(const std::string& topic, int32_t partition);
+  void ForgetPool(const std::string& pool);
   prometheus::Gauge& pools() { return *pools_; }
   prometheus::Gauge& ready() { return *ready_; }
 

@@ -10,6 +10,7 @@
 #include "daemon/command_line.h"
 #include "daemon/http_api.h"
 #include "daemon/kafka_util.h"
+#include "daemon/metrics.h"
 #include "daemon/rank_disagreement.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -19,6 +20,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Pair;
 
 TEST(CommandLineTest, TakesRepeatedFlagsAndNormalisesDashes) {
@@ -72,6 +74,48 @@ TEST(KafkaUtilTest, DeadLetterValueFitsBesideKeyAndHeaders) {
   EXPECT_EQ(DeadLetterValueBytes(1 << 20, "pool", *headers, 1000), 858u);
   EXPECT_EQ(DeadLetterValueBytes(10, "pool", *headers, 142), 0u);  // no room
   EXPECT_EQ(DeadLetterValueBytes(10, std::string(2000, 'k'), *headers, 1000), 0u);
+}
+
+// The series of `name` in the registry's exposition, one string of labels each.
+std::vector<std::string> Series(const Metrics& metrics, const std::string& name) {
+  std::vector<std::string> out;
+  for (const prometheus::MetricFamily& family : metrics.registry()->Collect()) {
+    if (family.name != name) continue;
+    for (const prometheus::ClientMetric& m : family.metric) {
+      std::string labels;
+      for (const prometheus::ClientMetric::Label& l : m.label) {
+        labels += l.name + "=" + l.value + ";";
+      }
+      out.push_back(labels);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(MetricsTest, ForgetsTheGaugesOfPartitionsAndPoolsHandedOver) {
+  Metrics metrics(/*max_pools=*/2);
+  metrics.ConsumerLag("results", 0).Set(5);
+  metrics.ConsumerLag("results", 1).Set(7);
+  metrics.SnapshotSize(0).Set(100);
+  metrics.Consumed("results", 0).Increment();
+  for (const char* pool : {"a", "b", "c"}) metrics.PoolAgents(pool).Set(3);  // c: "_other"
+  metrics.RankDisagreement("a", "elo_sco").Set(0.5);
+  metrics.ForgetPartition("results", 0);
+  metrics.ForgetPool("a");
+  metrics.ForgetPool("c");        // shares "_other" with pools still held: kept
+  metrics.ForgetPool("unknown");  // never seen: nothing to do
+  EXPECT_THAT(Series(metrics, "ratingd_consumer_lag_records"),
+              ElementsAre("partition=1;topic=results;"));
+  EXPECT_THAT(Series(metrics, "ratingd_snapshot_size_bytes"), IsEmpty());
+  EXPECT_THAT(Series(metrics, "ratingd_records_consumed_total"),  // a counter: kept
+              ElementsAre("partition=0;topic=results;"));
+  EXPECT_THAT(Series(metrics, "ratingd_pool_agents"), ElementsAre("pool=_other;", "pool=b;"));
+  EXPECT_THAT(Series(metrics, "ratingd_rank_disagreement_ratio"), IsEmpty());
+  // A pool coming back gets its own label again.
+  metrics.PoolAgents("a").Set(4);
+  EXPECT_THAT(Series(metrics, "ratingd_pool_agents"),
+              ElementsAre("pool=_other;", "pool=a;", "pool=b;"));
 }
 
 TEST(HttpApiTest, ParsesLeaderboardRequests) {

@@ -474,6 +474,23 @@ def case_broker_outage():
         d.stop()
 
 
+def check_gauge_owners(instances, pools):
+    """After rebalances, each partition's lag and each pool's agent count is exported by one
+    instance only: a handed-over partition's gauges do not stay behind, frozen."""
+    lag, agents = {}, {}
+    for d in instances:
+        for key in d.scrape() or {}:
+            for name, owners, label in (("ratingd_consumer_lag_records", lag, "partition"),
+                                        ("ratingd_pool_agents", agents, "pool")):
+                if key.startswith(name + "{"):
+                    value = key.split(label + '="', 1)[1].split('"', 1)[0]
+                    owners.setdefault(value, []).append(d.instance_id)
+    check(sorted(lag) == [str(p) for p in range(6)] and all(len(o) == 1 for o in lag.values()),
+          "ratingd_consumer_lag_records by partition: %s" % lag)
+    check(sorted(agents) == sorted(pools) and all(len(o) == 1 for o in agents.values()),
+          "ratingd_pool_agents by pool: %s" % agents)
+
+
 def scale_out(count, rng):
     every, rate, n = 40, 300, 9000
     extra = ["--ml-solve-every=%d" % every, "--snapshot-interval=2s",
@@ -486,9 +503,10 @@ def scale_out(count, rng):
         path = os.path.join(first.dir, "results.jsonl")
         counts = it.generate_jsonl(path, n, pools=12, agents=25, seed=ARGS.seed + count)
         create_topic(first.topics["results"], 6)
+        # One after the other: each newcomer takes partitions from those already running
+        # (scale-up), whose gauges for them must go (check_gauge_owners).
         for d in group:
             d.spawn()
-        for d in group:
             d.wait_ready()
         producer = start_producer(path, first.topics["results"], rate)
         time.sleep(n / rate * 0.35)
@@ -523,6 +541,7 @@ def scale_out(count, rng):
         log("all results applied")
         for d in survivors:
             check(d.proc.poll() is None, "%s exited:\n%s" % (d.instance_id, d.log()))
+        check_gauge_owners(survivors, counts)
         n_deltas, failure = exactly_once(first.topics["deltas"], counts, every,
                                 "instances=%d killed=1 partitions_moved_in=%.1fs" % (count, moved),
                                 since=t_kill)
