@@ -135,6 +135,11 @@ def main():
     sdiff = {k: m1[k] for k in m1 if k.startswith(sol + "_bucket")}
     ing = "ratingd_ingest_latency_seconds"
     idiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(ing + "_bucket")}
+    com = "ratingd_transaction_commit_duration_seconds"
+    cdiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(com + "_bucket")}
+    txn = {o: m1.get('ratingd_transactions_total{outcome="%s"}' % o, 0) -
+           m0.get('ratingd_transactions_total{outcome="%s"}' % o, 0)
+           for o in ("committed", "aborted")}
     d.terminate()
     d.wait()
     print(json.dumps({
@@ -149,6 +154,9 @@ def main():
         "e2e_p99_ms": round(quantile(diff, name, 0.99) * 1e3, 3),
         "update_p50_us": round(quantile(udiff, upd, 0.5) * 1e6, 2),
         "update_p99_us": round(quantile(udiff, upd, 0.99) * 1e6, 2),
+        "commit_p50_ms": round(quantile(cdiff, com, 0.5) * 1e3, 3) if cdiff else None,
+        "commit_p99_ms": round(quantile(cdiff, com, 0.99) * 1e3, 3) if cdiff else None,
+        "latency_phase_transactions": txn,
         "ml_solve_every": a.ml_solve_every}))
 
 
