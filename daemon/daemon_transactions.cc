@@ -112,8 +112,8 @@ bool Daemon::CommitTransaction(bool with_snapshots) {
   if (config_.fault_abort_every > 0 && ++commits_attempted_ % config_.fault_abort_every == 0 &&
       !stopping_) {
     // Abort only once the coordinator holds the transaction: an EndTxn(abort) racing an
-    // AddPartitionsToTxn that is still being retried (CONCURRENT_TRANSACTIONS right after
-    // the previous commit) gets INVALID_TXN_STATE, which librdkafka makes fatal
+    // AddPartitionsToTxn that is still being retried (most likely CONCURRENT_TRANSACTIONS
+    // right after the previous commit) gets INVALID_TXN_STATE, which librdkafka makes fatal
     // (confluentinc/librdkafka#4849). Every delivered record implies a registered partition.
     if (producer_->flush(10000) == RdKafka::ERR_NO_ERROR) {
       Log("fault injection: aborting this transaction (RATINGD_FAULT_ABORT_EVERY)");
