@@ -273,7 +273,11 @@ void Daemon::SendToDlq(const RdKafka::Message& message, const std::string& reaso
   headers->add("x-src-partition", absl::StrCat(message.partition()));
   headers->add("x-src-offset", absl::StrCat(message.offset()));
   headers->add("x-ratingd-version", RATINGD_VERSION);
-  const std::string key = message.key() ? *message.key() : std::string();
+  std::string key = message.key() ? *message.key() : std::string();
+  if (key.size() > kDeadLetterMaxKeyBytes) {
+    headers->add("x-ratingd-key-truncated", absl::StrCat(key.size()));
+    key.resize(kDeadLetterMaxKeyBytes);
+  }
   const size_t keep = DeadLetterValueBytes(message.len(), key, *headers, config_.dlq_max_bytes);
   if (keep < message.len()) headers->add("x-ratingd-truncated", absl::StrCat(message.len()));
   const std::string value(static_cast<const char*>(message.payload()), keep);

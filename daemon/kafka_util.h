@@ -40,6 +40,10 @@ absl::Status EnsureTopics(RdKafka::Handle& handle, const std::vector<TopicSpec>&
 absl::StatusOr<int> PartitionCount(RdKafka::Handle& handle, const std::string& topic,
                                    int timeout_ms);
 
+// A dead letter's key is cut to this many bytes (header x-ratingd-key-truncated), so that
+// its value always has room (DeadLetterValueBytes).
+inline constexpr size_t kDeadLetterMaxKeyBytes = 1024;
+
 // How many bytes of a dead letter's value fit, beside its key and headers, in a record of
 // at most `max_record_bytes` (64 bytes kept for the record's own framing; 0 if even the
 // key and headers do not fit).

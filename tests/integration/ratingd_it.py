@@ -285,7 +285,11 @@ def case_dlq():
         big = b"\xff\xff\xff\x01" + rng.randbytes(1048400 - 4)
         kcat_produce(topic, "dlq-pool", big)
         kcat_produce(topic, "dlq-pool", game_result(game_id="valid-big"))
-        valid = len(cases) + 1
+        # A key longer than a dead letter keeps (1024 bytes): cut, so the value has room.
+        long_key = "k" * 120000
+        kcat_produce(topic, long_key, game_result(pool="dlq-pool", game_id="long-key"))
+        kcat_produce(topic, "dlq-pool", game_result(game_id="valid-long-key"))
+        valid = len(cases) + 2
         deadline = time.time() + 60
         while time.time() < deadline and d.pools().get("dlq-pool", 0) < valid:
             time.sleep(0.2)
@@ -297,6 +301,10 @@ def case_dlq():
                       "reason %s: %d in the DLQ" % (reason, reasons.count(reason)))
         expected_dead = sum(1 for c in cases if c[0])
         check(len(dead) >= expected_dead, "only %d dead letters" % len(dead))
+        keyed = [r for r in dead if "x-ratingd-key-truncated" in r]
+        check(len(keyed) == 1 and keyed[0]["x-ratingd-key-truncated"] == "120000" and
+              keyed[0]["key"] == long_key[:1024] and keyed[0]["x-ratingd-reason"] == "key_mismatch",
+              "the 120000-byte key: %s" % [(k, v[:80]) for r in keyed for k, v in r.items()])
         cut = [r for r in dead if "x-ratingd-truncated" in r]
         check(len(cut) == 1 and cut[0]["x-ratingd-truncated"] == str(len(big)),
               "the 1048400-byte record: %s" % [(k, v) for r in cut for k, v in r.items()
