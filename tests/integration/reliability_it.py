@@ -234,19 +234,27 @@ def case_broker_outage():
 
 def check_gauge_owners(instances, pools):
     """After rebalances, each partition's lag and each pool's agent count is exported by one
-    instance only: a handed-over partition's gauges do not stay behind, frozen."""
-    lag, agents = {}, {}
-    for d in instances:
-        for key in d.scrape() or {}:
-            for name, owners, label in (("ratingd_consumer_lag_records", lag, "partition"),
-                                        ("ratingd_pool_agents", agents, "pool")):
-                if key.startswith(name + "{"):
-                    value = key.split(label + '="', 1)[1].split('"', 1)[0]
-                    owners.setdefault(value, []).append(d.instance_id)
-    check(sorted(lag) == [str(p) for p in range(6)] and all(len(o) == 1 for o in lag.values()),
-          "ratingd_consumer_lag_records by partition: %s" % lag)
-    check(sorted(agents) == sorted(pools) and all(len(o) == 1 for o in agents.values()),
-          "ratingd_pool_agents by pool: %s" % agents)
+    instance only: a handed-over partition's gauges do not stay behind, frozen. Gauges are
+    refreshed about every second, so a missing one is waited for up to 10 s; a duplicate
+    does not go away by waiting (it fails at the deadline too)."""
+    deadline = time.time() + 10
+    while True:
+        lag, agents = {}, {}
+        for d in instances:
+            for key in d.scrape() or {}:
+                for name, owners, label in (("ratingd_consumer_lag_records", lag, "partition"),
+                                            ("ratingd_pool_agents", agents, "pool")):
+                    if key.startswith(name + "{"):
+                        value = key.split(label + '="', 1)[1].split('"', 1)[0]
+                        owners.setdefault(value, []).append(d.instance_id)
+        ok_lag = (sorted(lag) == [str(p) for p in range(6)] and
+                  all(len(o) == 1 for o in lag.values()))
+        ok_agents = sorted(agents) == sorted(pools) and all(len(o) == 1 for o in agents.values())
+        if (ok_lag and ok_agents) or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    check(ok_lag, "ratingd_consumer_lag_records by partition: %s" % lag)
+    check(ok_agents, "ratingd_pool_agents by pool: %s" % agents)
 
 
 def scale_out(count, rng):
