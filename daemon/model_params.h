@@ -1,5 +1,6 @@
-// `--param key=value` for the online models (DESIGN §4.1-4.3, §6): the one place that
-// maps parameter names to PoolOptions fields, shared by ratingctl and (later) ratingd.
+// `--param key=value` for the online models (docs/MODELS.md §2-4, docs/CONTRACTS.md §2): the
+// one place that maps parameter names to PoolOptions fields, shared by ratingctl and (later)
+// ratingd.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // The report of one online model of a pool, in the shape `ratingctl rate` prints
-// (DESIGN §6); shared by ratingctl and ratingd's HTTP leaderboard so both say the same.
+// (docs/CONTRACTS.md §2); shared by ratingctl and ratingd's HTTP leaderboard so both say the same.
 #pragma once
 
 #include <cstddef>

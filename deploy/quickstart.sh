@@ -7,6 +7,7 @@
 #   QUICKSTART_RESULTS   results to stream (default 20000)
 #   QUICKSTART_RATE      results per second (default 250)
 #   QUICKSTART_SECONDS   stop by itself after this many seconds (default: run until Ctrl-C)
+#   QUICKSTART_TABLE     mean±std score table to simulate from (default tests/data/atari/atari_agent57_table.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -55,9 +56,8 @@ for _ in $(seq 1 300); do
   sleep 0.2
 done
 
-say "streaming $results simulated evaluations at $rate/s (shared/data/atari/atari_agent57_table.txt)"
-table=${RATINGD_SHARED_DIR:-$root/../shared}/data/atari/atari_agent57_table.txt
-[[ -f $table ]] || table=$root/samples/atari_agent57_table.txt
+table=${QUICKSTART_TABLE:-$root/tests/data/atari/atari_agent57_table.txt}
+say "streaming $results simulated evaluations at $rate/s ($table)"
 python3 deploy/quickstart/simulate_evaluations.py "$table" --results "$results" >"$work/results.jsonl"
 build/release/daemon/ratingctl produce --brokers="$brokers" --topic=ratingd.results \
   --input="$work/results.jsonl" --rate="$rate" 2>"$work/produce.log" &

@@ -4,8 +4,7 @@
 # three online models, side by side. Usage: deploy/rate-sample.sh [SCORES_OR_RESULTS_FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-input=${1:-../shared/data/atari/atari_rainbow_table6.txt}
-[ -f "$input" ] || input=samples/atari_rainbow_table6.txt
+input=${1:-tests/data/atari/atari_rainbow_table6.txt}
 
 bash deploy/install-deps.sh >/dev/null
 cmake --preset release >/dev/null

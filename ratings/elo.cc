@@ -28,7 +28,7 @@ double Elo::Expected(double rating_i, double rating_j) {
 
 void Elo::Update(const IndexedResult& result) {
   const size_t k = result.size();
-  // Each pair moves by K/(k-1), scaled by the weight (DESIGN §4.1).
+  // Each pair moves by K/(k-1), scaled by the weight (docs/MODELS.md §2).
   const double step = options_.k * result.weight / static_cast<double>(k - 1);
   absl::InlinedVector<double, 8> delta(k, 0.0);
   for (size_t i = 0; i < k; ++i) {

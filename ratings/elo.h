@@ -1,5 +1,5 @@
-// Online Elo for results of 2..k agents (DESIGN §4.1; voting-as-evaluation.md
-// "Elo" appendix; elo-uncovered.md §2 for the classic 2-player rule).
+// Online Elo for results of 2..k agents (docs/MODELS.md §2; [VasE] "Elo" appendix; [EU] §2
+// for the classic 2-player rule).
 #pragma once
 
 #include <cstddef>
@@ -12,9 +12,9 @@
 namespace ratings {
 
 struct EloOptions {
-  // K-factor: rating points a 2-player game moves at most. Default 32 (DESIGN §4.1).
+  // K-factor: rating points a 2-player game moves at most. Default 32 (docs/MODELS.md §2).
   double k = 32.0;
-  // Rating of an agent never seen before. Default 1500 (DESIGN §4.1).
+  // Rating of an agent never seen before. Default 1500 (docs/MODELS.md §2).
   double initial = 1500.0;
 };
 
@@ -34,7 +34,7 @@ class Elo {
   // Applies one result. Precondition: every id < size(). O(k^2), touches only its agents.
   void Update(const IndexedResult& result);
 
-  // The expected score of i against j (DESIGN §4.1).
+  // The expected score of i against j: 1 / (1 + 10^((rating_j - rating_i) / 400)).
   static double Expected(double rating_i, double rating_j);
 
   double Rating(AgentId id) const { return ratings_[id]; }

@@ -31,7 +31,7 @@ void MaximalLottery::Resize(size_t n) {
   size_ = n;
   if (refused_) return;
   if (n > options_.max_agents) {
-    // DESIGN §4.3: bound the dense margins rather than degrade the hot path.
+    // Bound the dense margins rather than degrade the hot path (docs/MODELS.md §4).
     refused_ = true;
     tally_.Clear();
     margins_ = {};
@@ -65,7 +65,7 @@ void MaximalLottery::RefreshMargins() {
 
 void MaximalLottery::CurrentStrategy(Eigen::VectorXd& out) const {
   // Regret matching: play each action in proportion to its positive regret
-  // (active-evaluation.md App. A); PRM+ adds the last regret as a prediction.
+  // ([AE] App. A); PRM+ adds the last regret as a prediction.
   if (options_.variant == RegretVariant::kPredictiveRegretMatchingPlus) {
     out = (regrets_ + last_regret_).cwiseMax(0.0);
   } else {

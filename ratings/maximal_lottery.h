@@ -1,7 +1,7 @@
-// Online maximal lotteries by regret matching (DESIGN §4.3): keep the margin game of the
+// Online maximal lotteries by regret matching (docs/MODELS.md §4): keep the margin game of the
 // pool and approximate its equilibrium by regret-matching self-play, reporting the
-// average strategy. voting-as-evaluation.md "Maximal Lotteries" (p^T M q >= 0 for all q);
-// active-evaluation.md §4.2.2 and App. A (regret matching, ratings as expected utility
+// average strategy. [VasE] "Maximal Lotteries" (p^T M q >= 0 for all q);
+// [AE] §4.2.2 and App. A (regret matching, ratings as expected utility
 // against the equilibrium).
 #pragma once
 
@@ -25,8 +25,8 @@ enum class RegretVariant {
 
 struct MaximalLotteryOptions {
   RegretVariant variant = RegretVariant::kPredictiveRegretMatchingPlus;
-  // Target exploitability max_a (M p)(a) / max|M| of the reported lottery (DESIGN §4.3).
-  // Solve() stops once it is reached. Default 1e-3 (issue: the printed lottery's bound).
+  // Target exploitability max_a (M p)(a) / max|M| of the reported lottery (docs/MODELS.md §4).
+  // Solve() stops once it is reached. Default 1e-3 (the bound the printed lottery is held to).
   double target_exploitability = 1e-3;
   // Upper bound on the iterations of one Solve() call. Default 1,000,000.
   int64_t max_iterations = 1'000'000;
@@ -41,14 +41,14 @@ struct MaximalLotteryOptions {
   // and ranking by that mass would be noise. 0 keeps the average strategy. Default 1e-3.
   double support_threshold = 1e-3;
   // Pools with more agents keep no margin matrix (it is dense): ML is refused for them
-  // (DESIGN §4.3). Default 4096 agents (a 128 MiB matrix).
+  // (docs/MODELS.md §4). Default 4096 agents (a 128 MiB matrix).
   size_t max_agents = 4096;
 };
 
 // What one Solve() call did.
-// Everything that determines a MaximalLottery's future (snapshots, DESIGN §8): the margins'
-// counts N (nonzero entries) and the regret-matching state. What Lottery() reports is
-// derived from it at the next Solve().
+// Everything that determines a MaximalLottery's future (snapshots, docs/ARCHITECTURE.md §5):
+// the margins' counts N (nonzero entries) and the regret-matching state. What Lottery()
+// reports is derived from it at the next Solve().
 struct MaximalLotteryState {
   struct Count {
     AgentId a = 0;

@@ -1,4 +1,4 @@
-// One unordered pair's counts in a batch tally (DESIGN §2): the contract between the
+// One unordered pair's counts in a batch tally (docs/MODELS.md §1): the contract between the
 // batch pairwise tally and the methods that only need the pairs seen (Bradley–Terry),
 // so their memory stays O(agents + distinct pairs).
 #pragma once

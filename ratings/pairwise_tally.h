@@ -1,5 +1,5 @@
-// The voter preference matrix N and margin matrix M = N - N^T (DESIGN §2;
-// voting-as-evaluation.md §"Voting" and Fig. 4), dense and growable.
+// The voter preference matrix N and margin matrix M = N - N^T (docs/MODELS.md §1;
+// [VasE] §"Voting" and Fig. 4), dense and growable.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// One leaderboard (DESIGN §2 "pool"): the agent index, the three online models and a
+// One leaderboard (a "pool", docs/MODELS.md §1): the agent index, the three online models and a
 // seeded random generator.
 #pragma once
 
@@ -32,8 +32,8 @@ struct PoolOptions {
   uint64_t seed = 0;
 };
 
-// Everything that determines a Pool's future, for snapshots (DESIGN §8). A model that is
-// off has an empty vector / no ml state.
+// Everything that determines a Pool's future, for snapshots (docs/ARCHITECTURE.md §5). A model
+// that is off has an empty vector / no ml state.
 struct PoolState {
   std::vector<std::string> agents = {};  // names in id order
   uint64_t results = 0;
@@ -43,9 +43,9 @@ struct PoolState {
   std::string rng = {};  // std::mt19937_64 in its standard text form
 };
 
-// Not thread-safe: one thread owns a Pool (DESIGN §3). Apply() costs O(k^2) plus, for ML
-// with iterations_per_result > 0, that many O(n^2) iterations; it never does O(n) work
-// per result otherwise (growing the dense ML margins when an agent is new is amortised).
+// Not thread-safe: one thread owns a Pool (docs/ARCHITECTURE.md §3). Apply() costs O(k^2)
+// plus, for ML with iterations_per_result > 0, that many O(n^2) iterations; it never does O(n)
+// work per result otherwise (growing the dense ML margins when an agent is new is amortised).
 class Pool {
  public:
   // InvalidArgument naming the model and parameter if an option is out of range.

@@ -1,6 +1,6 @@
 // A pool's ranking kept sorted as ratings change, so that the effect of one result on
 // every rank is found in time proportional to the agents it moves (ranking deltas,
-// DESIGN §5). The order is DESIGN §6's: rating descending, then agent id ascending.
+// docs/CONTRACTS.md §1). The order: rating descending, then agent id ascending.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Turning per-agent numbers into a ranking (DESIGN §6): rank 1..n by rating descending,
+// Turning per-agent numbers into a ranking (docs/CONTRACTS.md §2): rank 1..n by rating descending,
 // then agent id ascending; for lotteries, probability descending first.
 #pragma once
 
@@ -22,7 +22,7 @@ struct RankedAgent {
 std::vector<RankedAgent> RankByRating(absl::Span<const double> rating, const AgentIndex& index);
 
 // As RankByRating, ordering by probability descending first (maximal lotteries:
-// agents in the support are the winners, DESIGN §4.3).
+// agents in the support are the winners, docs/MODELS.md §4).
 std::vector<RankedAgent> RankByProbabilityThenRating(absl::Span<const double> probability,
                                                      absl::Span<const double> rating,
                                                      const AgentIndex& index);

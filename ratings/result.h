@@ -1,4 +1,4 @@
-// A result (DESIGN §2): the outcome of one game or one task evaluation, an ordering of
+// A result (docs/MODELS.md §1): the outcome of one game or one task evaluation, an ordering of
 // 2..k agents with ties, and its weight. Plus the validation every entry point applies.
 #pragma once
 
@@ -31,7 +31,7 @@ struct Result {
   double weight = 1.0;  // multiplies the result's effect on every model; finite, > 0
 };
 
-// Bounds on untrusted results (DESIGN §5). Defaults suit files and the daemon alike.
+// Bounds on untrusted results (docs/CONTRACTS.md §1). Defaults suit files and the daemon alike.
 struct ResultLimits {
   size_t max_standings = 256;       // count; the O(k^2) pair work grows with it
   size_t max_agent_id_bytes = 256;  // bytes of UTF-8
@@ -44,7 +44,7 @@ struct ResultLimits {
 absl::Status ValidateResult(const Result& result, const ResultLimits& limits);
 
 // What is wrong with a result, as a bounded set (the daemon's DLQ reasons and metric
-// labels, DESIGN §5). Checked in the order listed.
+// labels, docs/CONTRACTS.md §1). Checked in the order listed.
 enum class ResultProblem {
   kNone,
   kTooFewStandings,

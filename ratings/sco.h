@@ -1,5 +1,5 @@
-// Online Soft Condorcet Optimization (DESIGN §4.2): one projected stochastic gradient
-// step of the sigmoid loss per result, i.e. Algorithm 1 of soft-condorcet-optimization.md
+// Online Soft Condorcet Optimization (docs/MODELS.md §3): one projected stochastic gradient
+// step of the sigmoid loss per result, i.e. Algorithm 1 of [SCO]
 // with a batch of one (§3.2.1, App. D.4).
 #pragma once
 
@@ -13,7 +13,7 @@
 namespace ratings {
 
 struct ScoOptions {
-  // Learning rate alpha of Algorithm 1. Default 0.1 (DESIGN §4.2; SCO paper Table 4).
+  // Learning rate alpha of Algorithm 1. Default 0.1 (docs/MODELS.md §3; [SCO] Table 4).
   double alpha = 0.1;
   // Temperature tau of the logistic in Eq. (5). Default 1.
   double tau = 1.0;

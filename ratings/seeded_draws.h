@@ -1,5 +1,5 @@
-// Portable random draws from a seeded std::mt19937_64 (STYLE rule 9: randomness comes in as
-// a seed). The standard distributions (uniform_int_distribution, normal_distribution) are
+// Portable random draws from a seeded std::mt19937_64 (randomness comes in as a seed). The
+// standard distributions (uniform_int_distribution, normal_distribution) are
 // implementation-defined, so the same seed could give other numbers with another standard
 // library; these are written out so that a seed gives the same draws everywhere.
 #pragma once

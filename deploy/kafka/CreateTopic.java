@@ -3,7 +3,7 @@
 // classpath (kcat cannot create topics):
 //   java -cp 'LIBS/*' CreateTopic.java BOOTSTRAP NAME PARTITIONS [compact|KEY=VALUE]...
 // `compact` is short for the settings under which the cleaner compacts within about a
-// second (shared/KAFKA.md §1.3): cleanup.policy=compact, segment.ms=100,
+// second (with the broker's log.cleaner.backoff.ms=500): cleanup.policy=compact, segment.ms=100,
 // min.cleanable.dirty.ratio=0.01, delete.retention.ms=100. Exit 0 on success, 1 with a
 // message on stderr otherwise (an existing topic is an error).
 import java.util.HashMap;

@@ -82,7 +82,7 @@ fetch() {
 }
 
 # reload4j configuration: everything at INFO to the console, which start redirects to
-# broker.log. Without an SLF4J binding the broker runs silently (shared/KAFKA.md §1.4).
+# broker.log. Without an SLF4J binding the broker runs silently (SLF4J 1.7 falls back to NOP).
 write_log4j() {
   local level=$1 file=$2
   printf '%s\n' "log4j.rootLogger=$level, C" \

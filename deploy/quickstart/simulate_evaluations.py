@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Simulated evaluations from a benchmark table with mean±std scores (the Agent57 table,
-shared/data/atari/atari_agent57_table.txt): each result is one episode of a random game
+tests/data/atari/atari_agent57_table.txt): each result is one episode of a random game
 played by 2-4 random agents, each scoring Normal(mean, std) (std 5% of the mean when the
-table gives none), ranked by score. Prints GameResult JSONL (DESIGN §5) on stdout.
+table gives none), ranked by score. Prints GameResult JSONL (docs/CONTRACTS.md §1) on stdout.
 
     simulate_evaluations.py TABLE --results N [--seed S] [--pool P]
 """

@@ -1,11 +1,11 @@
-// Batch Elo (DESIGN §4.4): the Bradley–Terry maximum-likelihood (maximum a posteriori with
+// Batch Elo (docs/MODELS.md §5): the Bradley–Terry maximum-likelihood (maximum a posteriori with
 // the prior below) ratings, by the minorization–maximization (MM) algorithm of Hunter
 // (2004, "MM algorithms for generalized Bradley–Terry models", §3), as bayeselo computes
-// them; reported on the Elo scale. The SCO paper (§4, "For Elo ratings") and
-// active-evaluation.md (§4.1 BATCHELO) use this fit as "Elo".
+// them; reported on the Elo scale. [SCO] (§4, "For Elo ratings") and [AE] (§4.1 BATCHELO)
+// use this fit as "Elo".
 //
 // Input is the list of distinct pairs seen (PairCount), so memory is O(agents + pairs)
-// and never O(agents^2) (DESIGN §9 row 5).
+// and never O(agents^2) (docs/CONTRACTS.md §5 row 5).
 #pragma once
 
 #include <cstddef>
@@ -30,7 +30,7 @@ struct BradleyTerryOptions {
   // comparison graph (Hunter 2004, Assumption 1).
   double prior = 2.0;
   // Elo points of the reference agent (prior > 0) or of the mean rating (prior = 0).
-  // Default 1500, the online Elo's initial rating (DESIGN §4.1).
+  // Default 1500, the online Elo's initial rating (docs/MODELS.md §2).
   double anchor = 1500.0;
   // Stop when no rating moves by more than this many Elo points in one MM iteration.
   // Default 1e-4.

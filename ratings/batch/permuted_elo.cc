@@ -22,7 +22,7 @@ absl::StatusOr<std::vector<double>> PermutedElo(const VoteSet& votes,
   std::vector<size_t> order(votes.size());
   std::mt19937_64 rng(options.seed);
   for (int64_t p = 0; p < options.permutations; ++p) {
-    // A fresh shuffle of the original order each time (elo-uncovered.md §5.1.1: the same
+    // A fresh shuffle of the original order each time ([EU] §5.1.1: the same
     // outcomes, reordered; ratings reset to the initial value at each permutation).
     std::iota(order.begin(), order.end(), size_t{0});
     for (size_t i = order.size(); i > 1; --i) {

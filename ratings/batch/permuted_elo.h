@@ -1,4 +1,4 @@
-// Permutation-averaged online Elo (elo-uncovered.md §5.1 and §7, "Achieving Score
+// Permutation-averaged online Elo ([EU] §5.1 and §7, "Achieving Score
 // Stability"): replay the same results in many random orders, each from fresh ratings,
 // and average the final ratings, so the order the results arrived in stops mattering.
 #pragma once
@@ -14,9 +14,9 @@
 namespace ratings {
 
 struct PermutedEloOptions {
-  // Number of random orders N_perms. Default 100 (elo-uncovered.md §7: "ideally >= 100").
+  // Number of random orders N_perms. Default 100 ([EU] §7: "ideally >= 100").
   int64_t permutations = 100;
-  // The online Elo of every replay (DESIGN §4.1 defaults: K = 32, initial 1500).
+  // The online Elo of every replay (docs/MODELS.md §2 defaults: K = 32, initial 1500).
   EloOptions elo = {};
   // Seed of the shuffles (std::mt19937_64, Fisher–Yates with ratings::UniformIndex).
   uint64_t seed = 0;

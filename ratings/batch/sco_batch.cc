@@ -80,7 +80,7 @@ absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const Sc
   // The batch is gathered in stages (draw all votes, then read their agents' ratings, then
   // compute) so that the random memory reads of one stage overlap instead of queueing
   // behind each vote's arithmetic: at 53k agents these reads, not the arithmetic, bound
-  // the step (BENCHMARKS.md).
+  // the step (docs/BENCHMARKS.md).
   std::vector<IndexedResult> batch(static_cast<size_t>(o.batch));
   std::vector<double> gathered;
   for (int64_t t = 1; t <= o.iterations; ++t) {

@@ -1,6 +1,6 @@
-// Batch Soft Condorcet Optimization (DESIGN §4.2 "Batch SCO"): Algorithm 1 of
-// soft-condorcet-optimization.md — minibatch stochastic gradient descent on the sigmoid
-// loss (Eq. 6-7) with projection onto [min, max] — and the Fenchel–Young variant of §3.3.
+// Batch Soft Condorcet Optimization (docs/MODELS.md §5): Algorithm 1 of [SCO] — minibatch
+// stochastic gradient descent on the sigmoid loss (Eq. 6-7) with projection onto [min, max]
+// — and the Fenchel–Young variant of §3.3.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +46,7 @@ struct ScoFenchelYoungOptions {
 // Algorithm 1. theta^0 = (min + max) / 2 for all votes.num_agents() agents; each step
 // samples `batch` votes uniformly with replacement, computes the gradient of Eq. (7)
 // (a sum over the batch, not a mean) at theta^{t-1}, steps by -alpha times it, and clips
-// the touched ratings. A vote's weight scales its gradient (DESIGN §4.1 "weighted
+// the touched ratings. A vote's weight scales its gradient (docs/MODELS.md §2, "weighted
 // results"); tied pairs contribute nothing. For one pair a above b the descent step is
 // theta_a += alpha w s(1-s)/tau, theta_b -= the same, s = sigma((theta_b - theta_a)/tau),
 // the online Sco's step (sco.h). An empty vote set returns the midpoint for every agent.

@@ -1,4 +1,4 @@
-// The whole profile of a batch method (DESIGN §4.4): every result, owned in flat arrays,
+// The whole profile of a batch method (docs/MODELS.md §5): every result, owned in flat arrays,
 // so that batch solvers can sample results by index (SCO Algorithm 1 line 2) and the
 // memory is O(total standings), not one allocation per result.
 #pragma once

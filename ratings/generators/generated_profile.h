@@ -1,7 +1,7 @@
-// Synthetic evaluation data with a known ground truth (DESIGN §4.5): Mallows and
-// Plackett–Luce task rankings (active-evaluation.md §3.2.1, App. C.2), clones (App. C.1),
+// Synthetic evaluation data with a known ground truth (docs/MODELS.md §8): Mallows and
+// Plackett–Luce task rankings ([AE] §3.2.1, App. C.2), clones (App. C.1),
 // Condorcet cycles, and TrueSkill-style tournaments with uniform or skill-matched
-// match-making (soft-condorcet-optimization.md §4.3). Every generator is a pure function
+// match-making ([SCO] §4.3). Every generator is a pure function
 // of its options and seed (std::mt19937_64 with ratings/seeded_draws.h), so the same
 // options give the same profile on every platform.
 #pragma once
@@ -23,7 +23,7 @@ struct GeneratedProfile {
 };
 
 struct MallowsOptions {
-  int64_t agents = 8;       // m. Default 8 (active-evaluation.md §5.1.1).
+  int64_t agents = 8;       // m. Default 8 ([AE] §5.1.1).
   int64_t tasks = 50;       // n task rankings. Default 50 (§5.1.1).
   double dispersion = 0.5;  // phi in [0, 1]: 0 gives only the reference, 1 uniform. Default 0.5.
   uint64_t seed = 0;

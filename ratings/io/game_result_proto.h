@@ -8,8 +8,8 @@
 
 namespace ratings::io {
 
-// Checks what the wire adds to ValidateResult (DESIGN §5: pool and game id present) and
-// then ValidateResult itself; on success returns the record (line left at 0). Messages
+// Checks what the wire adds to ValidateResult (pool and game id present, docs/CONTRACTS.md §1)
+// and then ValidateResult itself; on success returns the record (line left at 0). Messages
 // name the field ("missing pool", "standings[1]: rank 0; ...").
 absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
                                        const ResultLimits& limits);

@@ -1,4 +1,4 @@
-// Readers of result files (DESIGN §6): JSONL of GameResult, PrefLib .soc/.soi/.toc/.toi,
+// Readers of result files (docs/CONTRACTS.md §2): JSONL of GameResult, PrefLib .soc/.soi/.toc/.toi,
 // and agent-vs-task score tables. Every error names the file, the line and the problem:
 // "FILE:LINE: problem".
 #pragma once
@@ -53,13 +53,13 @@ absl::StatusOr<ReadOutput> ParseResults(std::string_view content, std::string_vi
 // a pool and a game id, and pass ValidateResult.
 absl::StatusOr<ReadOutput> ParseJsonl(std::string_view content, std::string_view filename,
                                       const ResultLimits& limits);
-// PrefLib (shared/data/preflib/README.md): `# KEY: value` header lines, then
+// PrefLib (format: tests/data/preflib/README.md): `# KEY: value` header lines, then
 // `count: a,b,{c,d},e` lines; braces tie. A line becomes `count` results of weight 1 in
 // file order; agent ids are the ALTERNATIVE NAMEs (or the numbers "1".."N" for every
 // alternative of the file when some name is empty, over-long or repeated).
 absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_view filename,
                                         const ResultLimits& limits);
-// Score tables (shared/data/atari/): `#` comment lines, the last of which names the
+// Score tables (examples: tests/data/atari/): `#` comment lines, the last of which names the
 // columns (`# game agent1 agent2 ...`); then per task: its name and one score per agent.
 // Thousands separators are allowed (1,486.5); `mean±std` uses the mean. Higher scores
 // rank higher; equal scores tie. Each line becomes one result of weight 1.

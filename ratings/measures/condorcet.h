@@ -1,4 +1,4 @@
-// Condorcet winner detection (voting-as-evaluation.md §2; SCO §4.1-4.2 "Condorcet match"):
+// Condorcet winner detection ([VasE] §2; [SCO] §4.1-4.2 "Condorcet match"):
 // from the distinct pairs of a batch tally, so it works on sparse data.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Held-out evaluation of a ranking (soft-condorcet-optimization.md §4.4): random
+// Held-out evaluation of a ranking ([SCO] §4.4): random
 // train/test splits of the results in which every test agent is seen in training, and
 // KTD_test = the mean Kendall-tau distance from the trained ranking to the test results.
 #pragma once

@@ -1,4 +1,4 @@
-// Kendall-tau distances between rankings (soft-condorcet-optimization.md §2.2, Def. 1-2)
+// Kendall-tau distances between rankings ([SCO] §2.2, Def. 1-2)
 // and between a ranking and one result (the per-vote term of Def. 3 and of KTD_test, §4.4).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Top-k ranking errors of active-evaluation.md §3.1: identification error (Def. 3.1),
+// Top-k ranking errors of [AE] §3.1: identification error (Def. 3.1),
 // generalized top-k ranking error GRE (Def. 3.2) and its average over rounds, AGRE
 // (Def. 3.3). Rankings are orders of distinct agents, best first, over the same set A.
 #pragma once

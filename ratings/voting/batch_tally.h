@@ -1,5 +1,5 @@
-// The one batch pairwise tally of a `ratingctl` run (DESIGN §2 counts N and M;
-// voting-as-evaluation.md Fig. 4): built once from the results and shared by every
+// The one batch pairwise tally of a `ratingctl` run (docs/MODELS.md §1 counts N and M;
+// [VasE] Fig. 4): built once from the results and shared by every
 // pairwise method. Dense (an n x n matrix) up to a size, a hash of the distinct pairs
 // seen above it, so memory stays O(agents + distinct pairs) for sparse data.
 #pragma once
@@ -21,12 +21,12 @@ namespace ratings::voting {
 
 struct BatchTallyOptions {
   // Tallies of at most this many agents are a dense matrix (8 n^2 bytes: 128 MiB at the
-  // default); larger ones keep only the pairs seen. Default 4096 (DESIGN §4.3's ML cap).
+  // default); larger ones keep only the pairs seen. Default 4096 (the ML cap, docs/MODELS.md §4).
   size_t dense_max_agents = 4096;
 };
 
 // Not thread-safe; one owner. Add() is O(k^2) per result of k agents (ties add nothing,
-// DESIGN §2). Deterministic: sums are accumulated in Add() order, and Pairs() is sorted.
+// docs/MODELS.md §1). Deterministic: sums are accumulated in Add() order, and Pairs() is sorted.
 class BatchTally {
  public:
   BatchTally(size_t agents, const BatchTallyOptions& options = {});

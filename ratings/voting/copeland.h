@@ -1,4 +1,4 @@
-// Copeland's method (voting-as-evaluation.md appendix, "Copeland"): the number of
+// Copeland's method ([VasE] App., "Copeland"): the number of
 // agents beaten head to head plus half the number of head-to-head ties,
 // COPELAND(a) = |{b : M(a,b) > 0}| + 1/2 |{b != a : M(a,b) = 0}|.
 #pragma once

@@ -270,7 +270,7 @@ absl::StatusOr<ExactLottery> SolveMaximalLottery(const Eigen::MatrixXd& margins,
   }
   x = x.cwiseMax(0.0);
   x /= x.sum();
-  // Reported to 12 decimals: equal probabilities (symmetric agents, DESIGN §4.3) are then
+  // Reported to 12 decimals: equal probabilities (symmetric agents, docs/MODELS.md §6) are then
   // bit-identical, so ties in the ranking break by agent id, not by rounding noise.
   x = (x * 1e12).array().round() / 1e12;
   Eigen::VectorXd p = Eigen::VectorXd::Zero(m);

@@ -1,4 +1,4 @@
-// Exact maximal lotteries (DESIGN §4.3; voting-as-evaluation.md appendix "Maximal
+// Exact maximal lotteries (docs/MODELS.md §6; [VasE] App. "Maximal
 // Lotteries", Eq. 6; Fishburn 1984): a lottery p with p^T M q >= 0 for every lottery q,
 // solved by linear programming with COIN-OR Clp — and, when several lotteries are
 // maximal (margins tie), the one of maximum entropy, which is unique and gives agents in
@@ -23,8 +23,8 @@ struct ExactLotteryOptions {
 
 struct ExactLottery {
   std::vector<double> lottery = {};  // p: non-negative, sums to 1
-  // Expected margin against the lottery, (M p)(a) / max|M|, in [-1, 1] (DESIGN §4.3's
-  // rating; <= 0 up to rounding, 0 on the support); all 0 when M = 0.
+  // Expected margin against the lottery, (M p)(a) / max|M|, in [-1, 1] (the ML
+  // rating of docs/MODELS.md §4; <= 0 up to rounding, 0 on the support); all 0 when M = 0.
   std::vector<double> rating = {};
   // max_a (M p)(a) / max|M| (the game value is 0): the certificate, ~1e-12 here.
   double exploitability = 0.0;

@@ -1,4 +1,4 @@
-// Iterative maximal lotteries (voting-as-evaluation.md appendix, Algorithm 2, and the
+// Iterative maximal lotteries ([VasE] App., Algorithm 2, and the
 // IMLScore defined after it): solve the margin game, remove the support (the winners
 // of the level) and repeat on the rest, so each level holds a game-theoretic cycle.
 #pragma once

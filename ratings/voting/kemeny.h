@@ -1,4 +1,4 @@
-// Kemeny–Young, exact (voting-as-evaluation.md appendix, "Kemeny-Young"): the order
+// Kemeny–Young, exact ([VasE] App., "Kemeny-Young"): the order
 // maximising KEMENYVALUE = sum over pairs (x above y in the order) of N(x, y), with the
 // appendix's score KEMENYSCORE(a) = sum of N(a, b) over the agents b below a.
 #pragma once

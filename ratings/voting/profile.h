@@ -1,4 +1,4 @@
-// A preference profile (voting-as-evaluation.md §"Voting": voters, weak orders over the
+// A preference profile ([VasE] §"Voting": voters, weak orders over the
 // alternatives): every result as a vote, best first, with its tie groups and weight.
 // The scoring rules (approval, plurality, Borda, STV) read the votes themselves; the
 // pairwise rules read the BatchTally built from the same profile.

@@ -1,4 +1,4 @@
-// Ranked pairs (Tideman 1987; voting-as-evaluation.md appendix, "Ranked pairs"): lock
+// Ranked pairs (Tideman 1987; [VasE] App., "Ranked pairs"): lock
 // the pairs a -> b with M(a, b) > 0 in decreasing order of margin unless one would close
 // a cycle, then take the sources of the locked graph one by one. Score (appendix): the
 // total weight M of the locked edges reachable from the agent when it is taken (each

@@ -1,4 +1,4 @@
-// The Schulze method (voting-as-evaluation.md appendix, "Schulze"; Schulze 2011): the
+// The Schulze method ([VasE] App., "Schulze"; Schulze 2011): the
 // strongest path P(a, b) = max over paths a -> ... -> b whose every link x -> y has
 // M(x, y) > 0 of the weakest link N(x, y); a beats b iff P(a, b) > P(b, a). Score
 // SCHULZESCORE(a) = sum of N(a, b) over the agents b below a in the final order.

@@ -1,4 +1,4 @@
-// The positional scoring rules of voting-as-evaluation.md's appendix: approval(k),
+// The positional scoring rules of the [VasE] appendix: approval(k),
 // plurality (1-approval) and Borda, each returning the appendix's score per agent
 // (order them with OrderByScore: score descending, ties by priority).
 //

@@ -1,5 +1,5 @@
 // What the deterministic voting rules return, and the tie-break they share
-// (voting-as-evaluation.md, appendix "Voting Methods used in the Applications").
+// ([VasE], appendix "Voting Methods used in the Applications").
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,8 @@ struct SocialOrder {
 
 // Deterministic tie-break shared by every rule: priority[a] < priority[b] means a wins a
 // tie against b. The daemon passes the rank of each agent's name in ascending order (so
-// ties go to the alphabetically first agent, as in DESIGN §6); size = number of agents.
+// ties go to the alphabetically first agent, as in every ranking, docs/CONTRACTS.md §2);
+// size = number of agents.
 using Priority = absl::Span<const uint32_t>;
 
 // The identity priority 0, 1, ..., n-1 (ties go to the lower AgentId).

@@ -1,5 +1,5 @@
 // Single Transferable Vote as a social welfare function with the score of
-// voting-as-evaluation.md's appendix ("Single Transferable Vote (STV)").
+// the [VasE] appendix ("Single Transferable Vote (STV)").
 #pragma once
 
 #include <vector>

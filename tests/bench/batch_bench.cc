@@ -1,4 +1,4 @@
-// Batch solvers at Diplomacy scale (DESIGN §9 rows 4-5; SCO §4.4): 52,958 agents and
+// Batch solvers at Diplomacy scale (docs/CONTRACTS.md §5 rows 4-5; [SCO] §4.4): 52,958 agents and
 // 31,049 strict 7-player results with agents drawn uniformly (a generated stand-in of the
 // webDiplomacy data's shape: 7 distinct players per game, ~4 games per player, 0.001% of
 // the margin matrix non-zero).
@@ -64,8 +64,8 @@ std::vector<PairCount> Pairs(const VoteSet& votes) {
   return pairs;
 }
 
-// DESIGN §9 row 4: Algorithm 1, batch 32, 190,000 steps (SCO §4.4), alpha 0.1 and
-// tau 1/2 (SCO App. D.2 for m >= 501).
+// docs/CONTRACTS.md §5 row 4: Algorithm 1, batch 32, 190,000 steps ([SCO] §4.4), alpha 0.1
+// and tau 1/2 ([SCO] App. D.2 for m >= 501).
 void BM_ScoBatchDiplomacy(benchmark::State& state) {
   const VoteSet& votes = Diplomacy();
   const ScoBatchOptions options = {
@@ -89,7 +89,7 @@ void BM_ScoFenchelYoungDiplomacy(benchmark::State& state) {
 }
 BENCHMARK(BM_ScoFenchelYoungDiplomacy)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-// DESIGN §9 row 5: Hunter's MM to convergence (default prior and tolerance), from the
+// docs/CONTRACTS.md §5 row 5: Hunter's MM to convergence (default prior and tolerance), from the
 // distinct pairs: memory O(agents + pairs).
 void BM_BradleyTerryDiplomacy(benchmark::State& state) {
   const std::vector<PairCount> pairs = Pairs(Diplomacy());

@@ -1,4 +1,4 @@
-// Online update throughput of the three models (DESIGN §9 rows 1-3). Results are
+// Online update throughput of the three models (docs/CONTRACTS.md §5 rows 1-3). Results are
 // pre-generated with random distinct agents and cycled through, so the timed loop is the
 // model update alone (or, for BM_PoolApply, validation + interning + all models).
 #include <algorithm>
@@ -82,7 +82,7 @@ void BM_MlMarginsUpdate(benchmark::State& state) {
   benchmark::DoNotOptimize(ml.tally().N(0, 1));
 }
 
-// DESIGN §9 row 3: Elo + SCO + ML margins on one result, as a pool applies them.
+// docs/CONTRACTS.md §5 row 3: Elo + SCO + ML margins on one result, as a pool applies them.
 void BM_AllModelsUpdate(benchmark::State& state) {
   const auto agents = static_cast<size_t>(state.range(0));
   const auto k = static_cast<size_t>(state.range(1));

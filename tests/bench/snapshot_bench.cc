@@ -1,7 +1,7 @@
-// Snapshot and restore of one partition holding a pool of 1,000,000 agents (DESIGN §9,
-// last row: <= 1 s each, <= 64 bytes per agent for the Elo + SCO state). The pool is made
-// by restoring a synthesised snapshot (the sorted rankings are rebuilt in O(n log n)), with
-// Elo and SCO on and a full de-duplication window of 100,000 game ids.
+// Snapshot and restore of one partition holding a pool of 1,000,000 agents
+// (docs/CONTRACTS.md §5, last row: <= 1 s each, <= 64 bytes per agent for the Elo + SCO
+// state). The pool is made by restoring a synthesised snapshot (the sorted rankings are
+// rebuilt in O(n log n)), with Elo and SCO on and a full de-duplication window of 100,000 game ids.
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
-#include "daemon/partition_state.h"
+#include "daemon/ratingd/partition_state.h"
 
 namespace ratingd {
 namespace {

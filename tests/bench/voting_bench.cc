@@ -1,5 +1,5 @@
-// Batch voting methods and exact / regret-matching maximal lotteries (DESIGN §9 rows
-// 6-8). Inputs are generated once, outside the timed loop, with fixed seeds:
+// Batch voting methods and exact / regret-matching maximal lotteries (docs/CONTRACTS.md §5
+// rows 6-8). Inputs are generated once, outside the timed loop, with fixed seeds:
 //  - profiles of complete rankings drawn from Plackett–Luce with skills spread evenly
 //    over [0, 3] (a realistic profile: a clear top, noisy middle), or uniformly at random
 //    (near-zero margins everywhere: the hardest case for the lottery solvers);
@@ -179,7 +179,7 @@ Eigen::MatrixXd DenseRandomMargins(Eigen::Index n) {
   return m;
 }
 
-// DESIGN §9 row 7: the exact maximal lottery of dense random margins.
+// docs/CONTRACTS.md §5 row 7: the exact maximal lottery of dense random margins.
 void BM_ExactMaximalLottery(benchmark::State& state) {
   const Eigen::MatrixXd m = DenseRandomMargins(state.range(0));
   double exploitability = 0.0;
@@ -196,7 +196,7 @@ BENCHMARK(BM_ExactMaximalLottery)
     ->Arg(400)
     ->Unit(benchmark::kMillisecond);
 
-// DESIGN §9 row 8: regret matching (the online solver, PRM+ by default) from scratch to
+// docs/CONTRACTS.md §5 row 8: regret matching (the online solver, PRM+ by default) from scratch to
 // exploitability max_a (M p)(a) / max|M| <= 1e-4 on the same dense random margins, fed
 // in as one weighted 2-player result per pair. The copy of the fed model is untimed.
 void BM_RegretMatching(benchmark::State& state) {

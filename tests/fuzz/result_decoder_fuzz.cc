@@ -1,4 +1,4 @@
-// Fuzzes the daemon's per-record path (DESIGN §5: the daemon never crashes on input):
+// Fuzzes the daemon's per-record path (the daemon never crashes on input, docs/CONTRACTS.md §1):
 // DecodeResult on arbitrary bytes and keys, then LivePool::Apply on what it accepts. A
 // rejection must carry a listed reason; an accepted record must apply.
 #include <algorithm>
@@ -11,8 +11,8 @@
 #include <variant>
 #include <vector>
 
-#include "daemon/live_pool.h"
-#include "daemon/result_decoder.h"
+#include "daemon/ratingd/live_pool.h"
+#include "daemon/ratingd/result_decoder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::unique_ptr<ratingd::LivePool> pool;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Static checks of deploy/container/Containerfile (issue 5, item 4; no container engine here).
+"""Static checks of deploy/container/Containerfile (no container engine here).
 
     containerfile_test.py REPO_ROOT RATINGD_BIN
 

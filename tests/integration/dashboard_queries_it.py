@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every query of the Grafana dashboard answers from a real Prometheus scraping a real
-ratingd (issue 5, item 3).
+ratingd.
 
     dashboard_queries_it.py --ratingd BIN --ratingctl BIN --prometheus-sh run.sh --root REPO
 

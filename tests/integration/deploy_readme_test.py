@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""deploy/README.md, the operations guide (issue 5, item 5).
+"""deploy/README.md, the operations guide.
 
     deploy_readme_test.py REPO_ROOT RATINGD_BIN
 

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Structure of the shipped Grafana dashboard and provisioning (issue 5; no Grafana here).
+"""Structure of the shipped Grafana dashboard and provisioning (no Grafana here).
 
     grafana_dashboard_test.py REPO_ROOT
 
 Checks: the dashboard has a fixed uid and no import placeholders; the datasource provisioning
 has a fixed uid and every panel and every target uses it; panel ids are unique, refIds unique
-per panel; every panel says whether it is essential (`ratingdEssential`), the panels issue 5
-lists are there and essential; template variables `instance` and `pool` exist and every
+per panel; every panel says whether it is essential (`ratingdEssential`), the panels an operator
+needs (REQUIRED_PANELS) are there and essential; template variables `instance` and `pool` exist and every
 `$variable` used is defined or a Grafana built-in; every metric a query names is exported by
-ratingd (names read from daemon/metrics.cc and daemon/process_metrics.cc), recorded by
+ratingd (names read from daemon/ratingd/metrics.cc and daemon/ratingd/process_metrics.cc), recorded by
 deploy/prometheus/rules/ratingd.rules.yml, or `up`; and every query, with the variables
 substituted as the integration test does, is valid PromQL for Prometheus 2.42 (checked by
 `promtool check rules` on a throwaway rule file). Python standard library only.
@@ -22,10 +22,10 @@ import sys
 import tempfile
 
 DATASOURCE_UID = "prometheus"
-# Grafana variables -> values a plain Prometheus accepts (shared/KAFKA.md §4.6).
+# Grafana variables -> values a plain Prometheus accepts (so promtool can run every query).
 SUBSTITUTIONS = {"$__rate_interval": "30s", "$__interval": "5s", "$__range": "5m",
                  "$instance": ".*", "$pool": ".*"}
-# Panels an operator needs at 3 a.m. (issue 5, item 1): title -> must be essential.
+# Panels an operator needs at 3 a.m.: title -> must be essential.
 REQUIRED_PANELS = ["Throughput", "Rejections by reason (DLQ)", "Duplicates",
                    "Consumer lag (records)", "Consumer lag (seconds)", "Update latency",
                    "End-to-end latency", "Snapshot age", "Snapshot duration", "Agents per pool",
@@ -81,12 +81,12 @@ def variable_queries(dashboard):
 
 def exported_metrics(root):
     names = set()
-    for path, pattern in (("daemon/metrics.cc", r'\.Name\("([a-z_:]+)"\)'),
-                          ("daemon/process_metrics.cc", r'Gauge\("([a-z_:]+)"')):
+    for path, pattern in (("daemon/ratingd/metrics.cc", r'\.Name\("([a-z_:]+)"\)'),
+                          ("daemon/ratingd/process_metrics.cc", r'Gauge\("([a-z_:]+)"')):
         with open(os.path.join(root, path)) as f:
             names |= set(re.findall(pattern, f.read()))
     histograms = set()
-    with open(os.path.join(root, "daemon/metrics.cc")) as f:
+    with open(os.path.join(root, "daemon/ratingd/metrics.cc")) as f:
         histograms = set(re.findall(r'BuildHistogram\(\)\s*\.Name\("([a-z_:]+)"\)', f.read()))
     for h in histograms:
         names |= {h + "_bucket", h + "_sum", h + "_count"}
@@ -159,7 +159,7 @@ def check_dashboard(root, text, d):
 def check_queries(root, d, variables):
     known = exported_metrics(root) | recorded_metrics(root) | {"up"}
     if len(known) < 30:
-        error("found only %d metric names in daemon/metrics.cc: parser broken?" % len(known))
+        error("found only %d metric names in daemon/ratingd/metrics.cc: parser broken?" % len(known))
     for name, (metric, _, _) in variable_queries(d).items():
         if metric not in known:
             error("variable %s: metric %r is not exported by ratingd" % (name, metric))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# promtool on deploy/prometheus (issue 5): the shipped configuration and its rule files parse,
+# promtool on deploy/prometheus: the shipped configuration and its rule files parse,
 # and the alerts' unit tests (firing and not firing, deploy/prometheus/rules/
 # ratingd.rules_test.yml) pass.
 #   prometheus_rules_test.sh <repo>/deploy/prometheus

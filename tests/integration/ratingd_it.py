@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Integration tests of ratingd against a real Kafka broker (issue 4, item 10).
+"""Integration tests of ratingd against a real Kafka broker.
 
     ratingd_it.py CASE --ratingd BIN --ratingctl BIN [--prometheus-sh run.sh]
 
 The broker is the CTest fixture `kafka` ($KAFKA_DIR/bootstrap). Every case uses its own
 topics, consumer group, snapshot folder and ports, so cases can share the broker. Expected
 values come from `ratingctl rate` on the same file (the offline replay of the same
-library, DESIGN §6) or from the construction of the input (counts, reasons).
+library, docs/CONTRACTS.md §2) or from the construction of the input (counts, reasons).
 Python standard library only.
 """
 
@@ -226,7 +226,7 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
 
 
 def check_deltas(d, counts, ml_every):
-    """Exactly once (issue 6): a read_committed reader sees every (pool, model, sequence)
+    """Exactly once: a read_committed reader sees every (pool, model, sequence)
     delta once, sequences 1..n without gaps."""
     seen = {}
     for delta in tail(d.topics["deltas"], "deltas"):
@@ -278,7 +278,7 @@ def case_dlq():
             kcat_produce(topic, key, value)
             # A valid result after each invalid one: valid input is unaffected.
             kcat_produce(topic, "dlq-pool", game_result(game_id="valid-%d" % i))
-        # Issue 6 (poison pill): a record the results topic takes (broker default
+        # Poison pill: a record the results topic takes (broker default
         # max.message.bytes 1048588) whose dead letter, with ratingd's headers, would not fit
         # the DLQ topic. It must be cut to --dlq-max-bytes (1000000), not abort every
         # transaction. Random bytes so that no compression shrinks it; 0xff.. is unparseable.
@@ -385,7 +385,7 @@ def case_kill_restart():
 
 
 def case_abort_rollback():
-    """Issue 6: every third transaction is aborted (fault injection) while results stream
+    """Every third transaction is aborted (fault injection) while results stream
     in; each abort rolls the state back to the last commit and rewinds. A read_committed
     reader still sees every delta exactly once and the state equals ratingctl rate."""
     d = Ratingd("abort", ["--snapshot-interval=500ms", "--ml-solve-every=40",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reliability suite of ratingd against a real Kafka broker (issue 6, item 4).
+"""Reliability suite of ratingd against a real Kafka broker.
 
     reliability_it.py CASE --ratingd BIN --ratingctl BIN [--seed N]
 
@@ -18,8 +18,8 @@ the deltas topic sees every (pool, model, sequence) exactly once: elo and sco se
 1..n for a pool of n results, ml sequences 1..n/every (the delta of sequence s carries
 s*every results); lost, duplicated and unexpected deltas are counted and printed.
 (2) Every pool's leaderboard over HTTP equals `ratingctl rate` on the same input (the offline
-replay of the same library, DESIGN §6), as in ratingd_it.py. Expected values come from the
-input's construction (counts per pool, the invalid records sent) and from `ratingctl rate`.
+replay of the same library, docs/CONTRACTS.md §2), as in ratingd_it.py. Expected values come
+from the input's construction (counts per pool, the invalid records sent) and from `ratingctl rate`.
 Python standard library only; processes and the checker are in reliability_lib.py, the
 lower-level helpers in ratingd_it.py.
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Processes and checks shared by the cases of reliability_it.py (issue 6, item 4): ratingd
+"""Processes and checks shared by the cases of reliability_it.py: ratingd
 instances (scale-out peers, SIGKILL, restart), a supervisor that restarts instances exiting
 on their own, the streaming producer, and the read_committed exactly-once checker with the
 comparison against `ratingctl rate`. Python standard library only; the lower-level helpers

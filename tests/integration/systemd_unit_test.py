@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""deploy/systemd/ratingd.service (issue 5, item 4).
+"""deploy/systemd/ratingd.service.
 
     systemd_unit_test.py REPO_ROOT RATINGD_BIN
 

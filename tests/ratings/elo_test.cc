@@ -19,7 +19,7 @@ void Play(Elo& elo, std::vector<AgentId> agents, std::vector<uint32_t> ranks, do
   elo.Update({agents, ranks, weight});
 }
 
-// Expected values below were computed by hand (Python, straight from DESIGN §4.1:
+// Expected values below were computed by hand (Python, straight from docs/MODELS.md §2:
 // E_ij = 1/(1 + 10^((r_j - r_i)/400)), each pair moving K/(k-1) (S - E)).
 TEST(EloTest, FirstWinBetweenNewcomersMovesHalfK) {
   Elo elo = MakeElo();

@@ -26,7 +26,7 @@ const RegretVariant kVariants[] = {RegretVariant::kPredictiveRegretMatchingPlus,
                                    RegretVariant::kRegretMatchingPlus,
                                    RegretVariant::kRegretMatching};
 
-// Rock-paper-scissors: the unique maximal lottery is uniform (voting-as-evaluation.md
+// Rock-paper-scissors: the unique maximal lottery is uniform ([VasE]
 // introduction). With exploitability e = max(pR - pS, pP - pR, pS - pP) <= target for
 // the cyclic margins, every probability is within 2e/3 of 1/3.
 TEST(MaximalLotteryTest, RockPaperScissorsGivesTheUniformLottery) {
@@ -59,7 +59,7 @@ TEST(MaximalLotteryTest, WeightedCycleMatchesTheClosedForm) {
   EXPECT_NEAR(p[kC], 0.25, 1e-5);
 }
 
-// Pentathlon (voting-as-evaluation.md appendix, "Maximal Lotteries"): C is the Condorcet
+// Pentathlon ([VasE] App., "Maximal Lotteries"): C is the Condorcet
 // winner and the only maximal lottery puts probability 1 on it. From the certificate:
 // (M p)(C) >= min_b M(C,b) (1 - p_C) = 1 - p_C, and (M p)(C) <= e max|M| = 3e.
 TEST(MaximalLotteryTest, CondorcetWinnerGetsProbabilityOne) {

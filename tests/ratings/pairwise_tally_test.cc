@@ -14,7 +14,7 @@ void Add(PairwiseTally& tally, std::vector<AgentId> agents, std::vector<uint32_t
   tally.Add({agents, ranks, weight});
 }
 
-// voting-as-evaluation.md Fig. 4 and the appendix profile of the pentathlon:
+// [VasE] Fig. 4 and the appendix profile of the pentathlon:
 // 1: A>B>C, 1: A>C>B, 2: C>A>B, 1: B>C>A.
 PairwiseTally Pentathlon() {
   PairwiseTally tally;

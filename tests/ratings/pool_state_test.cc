@@ -1,5 +1,6 @@
 // Pool::ExportState / FromState: a pool restored from its state continues exactly as the
-// original (snapshots, DESIGN §8). The independent check is the uninterrupted pool itself.
+// original (snapshots, docs/ARCHITECTURE.md §5). The independent check is the uninterrupted
+// pool itself.
 #include <algorithm>
 #include <random>
 #include <string>

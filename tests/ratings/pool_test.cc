@@ -33,7 +33,7 @@ double ScoOf(const Pool& pool, const std::string& agent) {
   return pool.sco()->Rating(*pool.index().Find(agent));
 }
 
-// SCO paper §4.1, Eq. (10), replayed online and interleaved: 2: A>B>C, 3: C>A>B.
+// [SCO] §4.1, Eq. (10), replayed online and interleaved: 2: A>B>C, 3: C>A>B.
 // A's win rate 7/15 beats C's 6/15, so Elo top-ranks A; SCO top-ranks the Condorcet
 // winner C; ML puts probability 1 on C.
 TEST(PoolTest, Equation10EloTopRanksASCOTopRanksC) {

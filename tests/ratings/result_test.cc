@@ -26,7 +26,8 @@ TEST(ResultTest, AcceptsAValidResult) {
   EXPECT_THAT(ValidateResult(tie, {}), IsOk());
 }
 
-// Every invalid class of DESIGN §5 that a Result can express, with the words of its message.
+// Every invalid class of docs/CONTRACTS.md §1 that a Result can express, with the words of its
+// message.
 TEST(ResultTest, EveryValidationErrorNamesTheProblem) {
   const double kNan = std::numeric_limits<double>::quiet_NaN();
   const double kInf = std::numeric_limits<double>::infinity();

@@ -17,7 +17,7 @@ void Play(Sco& sco, std::vector<AgentId> agents, std::vector<uint32_t> ranks, do
   sco.Update({agents, ranks, weight});
 }
 
-// Hand-computed values (Python, from DESIGN §4.2: s = sigma((theta_b - theta_a)/tau),
+// Hand-computed values (Python, from docs/MODELS.md §3: s = sigma((theta_b - theta_a)/tau),
 // theta_a += alpha w s(1-s)/tau, theta_b -= the same, then clip).
 TEST(ScoTest, NewAgentsStartAtTheMidpoint) {
   Sco sco = *Sco::Create({.min = -10, .max = 30});
@@ -61,7 +61,7 @@ TEST(ScoTest, ProjectionClipsToTheBounds) {
   EXPECT_EQ(sco.Rating(1), 0.0);
 }
 
-// SCO paper §4.1, Eq. (10): 2: A>B>C, 3: C>A>B. C is the strong Condorcet winner, A has
+// [SCO] §4.1, Eq. (10): 2: A>B>C, 3: C>A>B. C is the strong Condorcet winner, A has
 // the higher win rate. Replayed online, interleaved, SCO top-ranks C. (That Elo top-ranks
 // A on the same stream is in pool_test.cc.)
 constexpr AgentId kA = 0, kB = 1, kC = 2;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Independent reference implementation of online Elo and SCO (DESIGN §4.1, §4.2).
+"""Independent reference implementation of online Elo and SCO (docs/MODELS.md §2, §3).
 
-Written from the design text alone, in plain Python floats, to check `ratingctl rate` on
+Written from the model definitions alone, in plain Python floats, to check `ratingctl rate` on
 inputs neither has seen. Usage:
   online_models.py generate SEED N_RESULTS OUT.jsonl   random results with ties and weights
   online_models.py check METHOD FILE.jsonl REPORT.json [key=value ...]

@@ -1,4 +1,4 @@
-// Reproductions of soft-condorcet-optimization.md experiments (label `repro`: seconds, not
+// Reproductions of [SCO] experiments (label `repro`: seconds, not
 // milliseconds; run by the ci workflow). Expected values come from the paper (Table 2,
 // §4.3) and from independent computations written here: a brute-force exact Kemeny
 // ranking by dynamic programming over subsets and a direct Condorcet check on the dense
@@ -24,7 +24,7 @@
 namespace ratings {
 namespace {
 
-// Order by rating descending, then id ascending (DESIGN §6).
+// Order by rating descending, then id ascending (docs/CONTRACTS.md §2).
 std::vector<AgentId> OrderOf(const std::vector<double>& rating) {
   std::vector<AgentId> order(rating.size());
   for (AgentId i = 0; i < order.size(); ++i) order[i] = i;
@@ -119,7 +119,7 @@ TEST(ExactKemenyTest, MatchesEnumeration) {
 // 3 seeds as in the paper. Where several rankings are Kemeny-optimal the distance to the
 // nearest cannot exceed the distance to the one the DP returns, so the check is strict.
 TEST(ScoPaperReproTest, PreflibCondorcetMatchAndKemenyDistance) {
-  const std::string dir = std::string(RATINGD_SHARED_DATA) + "/preflib";
+  const std::string dir = std::string(RATINGD_TEST_DATA) + "/preflib";
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string ext = entry.path().extension().string();

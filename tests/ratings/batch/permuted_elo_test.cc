@@ -31,7 +31,7 @@ TEST(PermutedEloTest, IdenticalResultsGiveTheOnlineRatings) {
   EXPECT_NEAR((*r)[0], 1516 + 32 * (1 - 1 / (1 + std::pow(10.0, -32.0 / 400))), 1e-9);
 }
 
-// Each replay is zero-sum (DESIGN §4.1 pair updates are symmetric), so the average of
+// Each replay is zero-sum (docs/MODELS.md §2: pair updates are symmetric), so the average of
 // every permutation keeps the total rating at n * initial; and a win and a loss average
 // to the two orders' ratings, each of which is +-(1501.47 - 1500)-ish: both agents end
 // within the spread of a single order.

@@ -20,7 +20,7 @@ using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
-const std::string kPreflibDir = std::string(RATINGD_SHARED_DATA) + "/preflib";
+const std::string kPreflibDir = std::string(RATINGD_TEST_DATA) + "/preflib";
 
 // A minimal header for alternatives named `names` (1-based in order), then `data`.
 std::string File(const std::vector<std::string>& names, const std::string& data) {

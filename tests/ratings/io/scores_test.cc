@@ -13,7 +13,7 @@ using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
-const std::string kAtariDir = std::string(RATINGD_SHARED_DATA) + "/atari";
+const std::string kAtariDir = std::string(RATINGD_TEST_DATA) + "/atari";
 
 absl::StatusOr<ReadOutput> Parse(std::string_view content) {
   return ParseScores(content, "t.txt", ResultLimits());

@@ -14,7 +14,7 @@ using ::ratings::testing::StatusIs;
 const std::vector<AgentId> kTruth = {0, 1, 2, 3};
 const std::vector<AgentId> kRanking = {1, 0, 3, 2};
 
-// active-evaluation.md Def. 3.1 by hand: top-1 {1} vs {0}: 1 - 0/1 = 1; top-2 {1,0} vs
+// [AE] Def. 3.1 by hand: top-1 {1} vs {0}: 1 - 0/1 = 1; top-2 {1,0} vs
 // {0,1}: 0; top-3 {1,0,3} vs {0,1,2}: 1 - 2/3.
 TEST(TopKErrorTest, IdentificationErrorByHand) {
   EXPECT_DOUBLE_EQ(*TopKIdentificationError(kRanking, kTruth, 1), 1.0);

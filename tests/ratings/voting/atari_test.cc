@@ -1,5 +1,5 @@
-// The Rainbow Atari table (shared/data/atari/atari_rainbow_table6.txt; 54 games, 8
-// agents) against voting-as-evaluation.md §"Evaluation of Atari agents" and its
+// The Rainbow Atari table (tests/data/atari/atari_rainbow_table6.txt; 54 games, 8
+// agents) against [VasE] §"Evaluation of Atari agents" and its
 // appendix Table 6: Rainbow is the strong Condorcet winner and every rule top-ranks it;
 // A3C and Dueling-DDQN tie head to head, which shows as one IML level of two agents.
 #include <algorithm>
@@ -37,7 +37,7 @@ struct Atari {
 Atari Load() {
   Atari atari;
   const absl::StatusOr<io::ReadOutput> read = io::ReadResultsFile(
-      RATINGD_SHARED_DATA "/atari/atari_rainbow_table6.txt", io::Format::kScores, {});
+      RATINGD_TEST_DATA "/atari/atari_rainbow_table6.txt", io::Format::kScores, {});
   EXPECT_TRUE(read.ok()) << read.status();
   std::vector<std::vector<AgentId>> ids;
   for (const io::ResultRecord& r : read->records) {
@@ -117,7 +117,7 @@ TEST(AtariTest, CopelandPluralityAndKemenyOfTable6) {
 // ddqn 3.00, noisy 2.00, dqn 1.00: seven levels, with A3C and Dueling-DDQN sharing the
 // fourth because delta(A3C, Dueling-DDQN) = 0. The paper's 0.98 / 0.02 split is one
 // arbitrary vertex of the maximal lotteries of that sub-game (any split is maximal);
-// the maximum-entropy lottery (DESIGN §4.3) gives each 1/2, so both score 3.5.
+// the maximum-entropy lottery (docs/MODELS.md §6) gives each 1/2, so both score 3.5.
 TEST(AtariTest, IterativeMaximalLotteriesPutTheTiedPairOnOneLevelWithEqualProbability) {
   const Atari atari = Load();
   const BatchTally tally = BatchTally::FromProfile(atari.profile);

@@ -1,6 +1,6 @@
 // Condorcet consistency on random profiles: when a Condorcet winner exists (found here
 // directly from the votes), Copeland, Kemeny, Schulze, ranked pairs, maximal lotteries
-// and IML all top-rank it (voting-as-evaluation.md Table 4); and Schulze's strongest
+// and IML all top-rank it ([VasE] Table 4); and Schulze's strongest
 // paths agree with a brute-force search over every simple path.
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,4 @@
-// Every rule of voting-as-evaluation.md's appendix on its running example, the pentathlon
+// Every rule of the [VasE] appendix on its running example, the pentathlon
 // of Fig. 1. Expected values are the appendix's own, except where it has a typo, marked
 // "TYPO" with the correction and why.
 #include <vector>

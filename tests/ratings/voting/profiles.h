@@ -38,7 +38,7 @@ inline Profile StrictProfile(size_t agents,
 
 constexpr AgentId kA = 0, kB = 1, kC = 2;
 
-// voting-as-evaluation.md appendix, "Voting Methods used in the Applications": the
+// [VasE] App., "Voting Methods used in the Applications": the
 // pentathlon of Fig. 1 as the profile 1: A>B>C, 1: A>C>B, 2: C>A>B, 1: B>C>A.
 inline Profile Pentathlon() {
   return StrictProfile(

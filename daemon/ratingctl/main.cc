@@ -1,0 +1,263 @@
+// ratingctl: the offline tool (docs/CONTRACTS.md §2). Flags -> RateConfig -> RunRate.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "daemon/deterministic_json.h"
+#include "daemon/flags.h"
+#include "daemon/kafka/client_config.h"
+#include "daemon/ratingctl/eval.h"
+#include "daemon/ratingctl/generate.h"
+#include "daemon/ratingctl/produce.h"
+#include "daemon/ratingctl/progress_line.h"
+#include "daemon/ratingctl/rate.h"
+#include "daemon/ratingctl/tail.h"
+
+ABSL_FLAG(std::string, method, "",
+          "rating method: elo, sco, ml, elo-bt, sco-batch, sco-fy, approval, plurality, borda, "
+          "stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml (see --help)");
+ABSL_FLAG(std::string, input, "",
+          "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
+ABSL_FLAG(std::string, format, "",
+          "input format: jsonl, preflib or scores (default: from the extension)");
+ABSL_FLAG(uint64_t, seed, 0, "seed of the pool's random generator");
+ABSL_FLAG(std::string, pool, "",
+          "JSONL input: rate only this pool (required if the file has several)");
+ABSL_FLAG(std::string, output, "json", "json (the document of docs/CONTRACTS.md §2) or table (for people)");
+// eval.
+ABSL_FLAG(std::string, ranking, "",
+          "eval: the ranking to evaluate (rate JSON, truth JSON or one agent per line)");
+ABSL_FLAG(std::string, truth, "", "eval: the ground-truth ranking (same formats)");
+ABSL_FLAG(std::string, methods, "", "eval: comma-separated methods for held-out KTD_test");
+ABSL_FLAG(int64_t, splits, 10, "eval: number of random train/test splits");
+ABSL_FLAG(double, test_fraction, 0.1, "eval: share of results asked for each test set");
+ABSL_FLAG(int64_t, k, 3, "eval: k of the top-k identification error and GRE");
+ABSL_FLAG(int64_t, agre_steps, 0, "eval: AGRE over this many growing prefixes (needs --method)");
+// generate.
+ABSL_FLAG(std::string, model, "", "generate: mallows, plackett-luce, clones, cycle, tournament");
+ABSL_FLAG(std::string, out, "", "generate: the JSONL file to write (truth beside it)");
+// produce and tail.
+ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "produce/tail: Kafka bootstrap servers");
+ABSL_FLAG(std::string, topic, "", "produce/tail: the topic");
+ABSL_FLAG(double, rate, 0, "produce: records per second (0: as fast as possible)");
+ABSL_FLAG(std::string, type, "",
+          "tail: deltas, leaderboards, results or dlq (default: from the topic name)");
+ABSL_FLAG(int64_t, count, 0, "tail: stop after this many records (0: no limit)");
+ABSL_FLAG(absl::Duration, idle_timeout, absl::InfiniteDuration(),
+          "tail: stop after this long without a record");
+ABSL_FLAG(bool, from_end, false, "tail: only records that arrive after the start");
+// --param key=value is repeatable, which Abseil flags are not; main() collects it.
+ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several (see --help)");
+
+namespace {
+
+constexpr char kUsage[] =
+    "ratingctl rate --method M --input FILE [--format jsonl|preflib|scores]\n"
+    "               [--param key=value]... [--seed N] [--pool P] [--output json|table]\n"
+    "\n"
+    "Rates the results of FILE with method M and prints the ranking as JSON on stdout.\n"
+    "Online models (file order): elo, sco, ml. Batch: elo-bt, sco-batch, sco-fy. Voting\n"
+    "rules: approval (k = 3), plurality, borda, stv (winners), copeland, kemeny\n"
+    "(max_agents), ranked-pairs, schulze, ml-exact and iml (max_agents, tolerance).\n"
+    "Parameters (defaults):\n"
+    "  elo: k (32), initial (1500)\n"
+    "  sco: alpha (0.1), tau (1), min (0), max (100)\n"
+    "  ml:  target (1e-3, exploitability of the printed lottery), max_iterations (1000000),\n"
+    "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096),\n"
+    "       support_threshold (1e-3, pruning of leftover probability; 0 = off)\n"
+    "  elo-bt:    prior (2), anchor (1500), tolerance (1e-4), max_iterations (10000),\n"
+    "             accelerate (1 = SQUAREM, 0 = plain MM),\n"
+    "             permutations (0 = Hunter MM fit; N = mean of N shuffled online Elo runs,\n"
+    "             with k (32) and initial (1500))\n"
+    "  sco-batch: batch (32), iterations (10000), alpha (0.01), tau (1), min (0), max (100)\n"
+    "  sco-fy:    batch (32), iterations (10000), alpha (0.01), epsilon (1), samples (1),\n"
+    "             min (0), max (100)\n"
+    "\n"
+    "ratingctl eval --input FILE [--ranking FILE | --method M] [--truth FILE] [--k 3]\n"
+    "               [--methods M1,M2 --splits 10 --test_fraction 0.1] [--agre_steps N]\n"
+    "               [--param key=value | --param M:key=value]... [--seed N]\n"
+    "  Condorcet winner, KTD to the results, KTD / normalised KTD / top-k error / GRE\n"
+    "  against a truth, held-out KTD_test per method; one JSON document on stdout.\n"
+    "\n"
+    "ratingctl generate --model mallows|plackett-luce|clones|cycle|tournament --out FILE.jsonl\n"
+    "                   [--param key=value]... [--seed N] [--pool P]\n"
+    "  Writes FILE.jsonl (GameResult JSON lines) and FILE.truth.json. Parameters:\n"
+    "  mallows: agents (8), tasks (50), dispersion (0.5); plackett-luce: agents, tasks,\n"
+    "  tau (1), max_rating (10); clones: agents, tasks, dispersion, clones (8); cycle:\n"
+    "  agents (3), tasks (30); tournament: agents (20), players (4), contests (50),\n"
+    "  matching (uniform|skill), skill_mean (100), skill_std (30), noise_std (5), candidates (3)\n"
+    "\n"
+    "ratingctl produce --brokers B --topic T --input FILE [--format F] [--pool P] [--rate R]\n"
+    "  Produces the file's results as GameResults (key = pool). PrefLib and score tables\n"
+    "  carry no pool: name it with --pool. [--kafka key=value]... passes librdkafka settings.\n"
+    "ratingctl tail --brokers B --topic T [--type deltas|leaderboards|results|dlq]\n"
+    "               [--count N] [--idle_timeout 5s] [--from_end]\n"
+    "  Prints ratingd's records as JSON lines.\n"
+    "\n"
+    "Long runs show progress on stderr when it is a terminal.\n"
+    "Errors go to stderr naming the file, line and problem; the exit status is then 1.";
+
+int Fail(const std::string& message) {
+  std::cerr << "ratingctl: " << message << "\n";
+  return 1;
+}
+
+int Rate(std::vector<std::string> params) {
+  ratingd::RateConfig config;
+  config.method = absl::GetFlag(FLAGS_method);
+  config.input = absl::GetFlag(FLAGS_input);
+  config.seed = absl::GetFlag(FLAGS_seed);
+  config.pool = absl::GetFlag(FLAGS_pool);
+  config.params = std::move(params);
+  if (config.method.empty()) return Fail("rate: --method is required (see --help)");
+  if (isatty(STDERR_FILENO)) config.progress = ratingd::TerminalProgress(config.method);
+  if (config.input.empty()) return Fail("rate: --input FILE is required");
+  const std::string output = absl::GetFlag(FLAGS_output);
+  if (output != "json" && output != "table") {
+    return Fail(absl::StrCat("--output: '", output, "' is not json or table"));
+  }
+  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
+    auto parsed = ratings::io::ParseFormat(format);
+    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
+    config.format = *parsed;
+  }
+  auto report = ratingd::RunRate(config);
+  if (!report.ok()) return Fail(std::string(report.status().message()));
+  const auto& extra = report->extra().fields();
+  if (auto it = extra.find("converged");
+      config.method == "elo-bt" && it != extra.end() && !it->second.bool_value()) {
+    std::cerr << "ratingctl: warning: elo-bt stopped at max_iterations; the last iteration "
+                 "still moved a rating by "
+              << extra.at("last_change").number_value() << " Elo points\n";
+  } else if (it != extra.end() && !it->second.bool_value()) {
+    std::cerr << "ratingctl: warning: ml stopped at max_iterations with exploitability "
+              << extra.at("exploitability").number_value() << " above the target\n";
+  }
+  if (output == "table") {
+    std::cout << ratingd::ReportToTable(*report);
+    return 0;
+  }
+  auto json = ratingd::ReportToJson(*report);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
+int Eval(std::vector<std::string> params) {
+  ratingd::EvalConfig config;
+  config.input = absl::GetFlag(FLAGS_input);
+  config.pool = absl::GetFlag(FLAGS_pool);
+  config.ranking = absl::GetFlag(FLAGS_ranking);
+  config.truth = absl::GetFlag(FLAGS_truth);
+  config.method = absl::GetFlag(FLAGS_method);
+  config.params = std::move(params);
+  for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
+    config.methods.emplace_back(m);
+  }
+  config.splits = absl::GetFlag(FLAGS_splits);
+  config.test_fraction = absl::GetFlag(FLAGS_test_fraction);
+  config.k = absl::GetFlag(FLAGS_k);
+  config.agre_steps = absl::GetFlag(FLAGS_agre_steps);
+  config.seed = absl::GetFlag(FLAGS_seed);
+  if (config.input.empty()) return Fail("eval: --input FILE is required");
+  if (!config.ranking.empty() && !config.method.empty()) {
+    return Fail("eval: give --ranking or --method, not both");
+  }
+  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
+    auto parsed = ratings::io::ParseFormat(format);
+    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
+    config.format = *parsed;
+  }
+  if (isatty(STDERR_FILENO)) {
+    config.progress = [](const std::string& label) { return ratingd::TerminalProgress(label); };
+  }
+  auto doc = ratingd::RunEval(config);
+  if (!doc.ok()) return Fail(std::string(doc.status().message()));
+  auto json = ratingd::DeterministicJson(*doc);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
+int Generate(std::vector<std::string> params) {
+  ratingd::GenerateConfig config;
+  config.model = absl::GetFlag(FLAGS_model);
+  config.output = absl::GetFlag(FLAGS_out);
+  config.params = std::move(params);
+  config.seed = absl::GetFlag(FLAGS_seed);
+  if (const std::string pool = absl::GetFlag(FLAGS_pool); !pool.empty()) config.pool = pool;
+  if (config.model.empty()) return Fail("generate: --model is required (see --help)");
+  if (config.output.empty()) return Fail("generate: --out FILE.jsonl is required");
+  if (absl::Status s = ratingd::RunGenerate(config); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  return 0;
+}
+
+int Produce(const std::vector<std::string>& kafka) {
+  ratingd::ProduceConfig config;
+  config.brokers = absl::GetFlag(FLAGS_brokers);
+  config.topic = absl::GetFlag(FLAGS_topic);
+  config.input = absl::GetFlag(FLAGS_input);
+  config.pool = absl::GetFlag(FLAGS_pool);
+  config.rate = absl::GetFlag(FLAGS_rate);
+  if (config.topic.empty()) return Fail("produce: --topic is required");
+  if (config.input.empty()) return Fail("produce: --input FILE is required");
+  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
+    auto parsed = ratings::io::ParseFormat(format);
+    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
+    config.format = *parsed;
+  }
+  auto props = ratingd::ParseKafkaProperties(kafka, "");
+  if (!props.ok()) return Fail(std::string(props.status().message()));
+  config.kafka = *props;
+  absl::Status s = ratingd::RunProduce(config);
+  return s.ok() ? 0 : Fail(std::string(s.message()));
+}
+
+int Tail(const std::vector<std::string>& kafka) {
+  ratingd::TailConfig config;
+  config.brokers = absl::GetFlag(FLAGS_brokers);
+  config.topic = absl::GetFlag(FLAGS_topic);
+  config.type = absl::GetFlag(FLAGS_type);
+  config.count = absl::GetFlag(FLAGS_count);
+  config.idle_timeout = absl::GetFlag(FLAGS_idle_timeout);
+  config.from_end = absl::GetFlag(FLAGS_from_end);
+  if (config.topic.empty()) return Fail("tail: --topic is required");
+  auto props = ratingd::ParseKafkaProperties(kafka, "");
+  if (!props.ok()) return Fail(std::string(props.status().message()));
+  config.kafka = *props;
+  absl::Status s = ratingd::RunTail(config);
+  return s.ok() ? 0 : Fail(std::string(s.message()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  std::vector<std::string>& params = line.params;
+  const std::vector<std::string>& kafka = line.kafka;
+  const std::vector<std::string>& positional = line.positional;
+  if (positional.size() < 2) {
+    return Fail(absl::StrCat("missing subcommand\nusage: ", kUsage));
+  }
+  const std::string command = positional[1];
+  if (positional.size() > 2) {
+    return Fail(absl::StrCat("unexpected argument '", positional[2], "'"));
+  }
+  if (command == "rate") return Rate(std::move(params));
+  if (command == "eval") return Eval(std::move(params));
+  if (command == "generate") return Generate(std::move(params));
+  if (command == "produce") return Produce(kafka);
+  if (command == "tail") return Tail(kafka);
+  return Fail(absl::StrCat("unknown subcommand '", command,
+                           "'; known: rate, eval, generate, produce, tail\nusage: ", kUsage));
+}

@@ -1,0 +1,158 @@
+#include "daemon/ratingctl/rate.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "daemon/ratingctl/rate_batch.h"
+#include "daemon/deterministic_json.h"
+#include "daemon/model_params.h"
+#include "daemon/pool_report.h"
+#include "daemon/ratingctl/rate_voting.h"
+#include "ratings/pool.h"
+#include "ratings/ranking.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+ratings::PoolOptions OptionsFor(const std::string& method) {
+  ratings::PoolOptions options;
+  options.elo = method == "elo";
+  options.sco = method == "sco";
+  options.ml = method == "ml";
+  return options;
+}
+
+// The pool to rate: all records must belong to one pool, or config.pool picks one.
+absl::StatusOr<std::string> ChoosePool(const RateConfig& config,
+                                       const std::vector<ratings::io::ResultRecord>& records) {
+  if (!config.pool.empty()) return config.pool;
+  std::set<std::string> pools;
+  for (const auto& r : records) pools.insert(r.pool);
+  if (pools.size() <= 1) return pools.empty() ? std::string() : *pools.begin();
+  std::vector<std::string> first(pools.begin(), pools.end());
+  if (first.size() > 5) first.resize(5);
+  return absl::InvalidArgumentError(absl::StrCat(
+      config.input, ": holds results of ", pools.size(), " pools (", absl::StrJoin(first, ", "),
+      pools.size() > 5 ? ", ..." : "", "); ratings never mix pools: choose one with --pool"));
+}
+
+absl::Status CheckMethod(const std::string& method) {
+  const std::vector<std::string> methods = RateMethods();
+  if (std::find(methods.begin(), methods.end(), method) == methods.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("--method: unknown method '", method,
+                                                   "'; known: ", absl::StrJoin(methods, ", ")));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<std::string> RateMethods() {
+  std::vector<std::string> methods = {"elo", "sco", "ml"};
+  for (const std::string& m : BatchMethodNames()) methods.push_back(m);
+  for (std::string& m : VotingMethods()) methods.push_back(std::move(m));
+  return methods;
+}
+
+absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
+  ratings::io::Format format;
+  if (config.format.has_value()) {
+    format = *config.format;
+  } else {
+    ASSIGN_OR_RETURN(format, ratings::io::InferFormat(config.input));
+  }
+  ASSIGN_OR_RETURN(ratings::io::ReadOutput input,
+                   ratings::io::ReadResultsFile(config.input, format, ratings::ResultLimits{}));
+  ASSIGN_OR_RETURN(const std::string chosen, ChoosePool(config, input.records));
+  PoolRecords out;
+  out.skipped_votes = input.skipped_votes;
+  for (ratings::io::ResultRecord& record : input.records) {
+    if (record.pool == chosen) out.records.push_back(std::move(record));
+  }
+  return out;
+}
+
+absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
+  RETURN_IF_ERROR(CheckMethod(config.method));
+  // Bad parameters are reported before the input is read.
+  if (IsVotingMethod(config.method)) {
+    RETURN_IF_ERROR(CheckVotingParams(config));
+  } else if (IsBatchMethod(config.method)) {
+    RateConfig quiet = config;
+    quiet.progress = nullptr;
+    RETURN_IF_ERROR(RateBatch(quiet, {}, 0).status());
+  } else {
+    ratings::PoolOptions options = OptionsFor(config.method);
+    for (const std::string& p : config.params) {
+      RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+    }
+    RETURN_IF_ERROR(ratings::Pool::Create(options).status());
+  }
+  ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
+  return RateRecords(config, input.records, input.skipped_votes);
+}
+
+absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
+                                             absl::Span<const ratings::io::ResultRecord> records,
+                                             int64_t skipped_votes) {
+  RETURN_IF_ERROR(CheckMethod(config.method));
+  if (IsBatchMethod(config.method)) return RateBatch(config, records, skipped_votes);
+  if (IsVotingMethod(config.method)) return RateByVoting(config, records, skipped_votes);
+  ratings::PoolOptions options = OptionsFor(config.method);
+  options.seed = config.seed;
+  for (const std::string& p : config.params) {
+    RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+  }
+  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  for (const ratings::io::ResultRecord& record : records) {
+    absl::Status applied = pool.Apply(record.result);
+    if (!applied.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
+    }
+  }
+
+  ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(config.method, pool, 0));
+  (*report.mutable_extra()->mutable_fields())["skipped_votes"].set_number_value(
+      static_cast<double>(skipped_votes));
+  return report;
+}
+
+absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report) {
+  return DeterministicJson(report);
+}
+
+std::string ReportToTable(const v1::RatingReport& report) {
+  const bool ml = report.method() == "ml" || report.method() == "ml-exact";
+  const auto& extra = report.extra().fields();
+  size_t width = 5;
+  for (const auto& r : report.ranking()) width = std::max(width, r.agent().size());
+  std::string out = absl::StrFormat("%s: %u agents, %u results\n", report.method(), report.agents(),
+                                    report.results());
+  absl::StrAppendFormat(&out, "%4s  %-*s  %12s%s\n", "rank", static_cast<int>(width), "agent",
+                        "rating", ml ? "  probability" : "");
+  for (const auto& r : report.ranking()) {
+    absl::StrAppendFormat(&out, "%4u  %-*s  %12.4f", r.rank(), static_cast<int>(width), r.agent(),
+                          r.rating());
+    if (ml) {
+      const auto& lottery = extra.at("lottery").struct_value().fields();
+      absl::StrAppendFormat(&out, "  %11.4f", lottery.at(r.agent()).number_value());
+    }
+    out += "\n";
+  }
+  if (ml && extra.count("iterations") == 0) {  // ml-exact: an LP, no iterations
+    absl::StrAppendFormat(&out, "exploitability %.2e (exact)\n",
+                          extra.at("exploitability").number_value());
+  } else if (ml) {
+    absl::StrAppendFormat(&out, "exploitability %.2e after %.0f iterations\n",
+                          extra.at("exploitability").number_value(),
+                          extra.at("iterations").number_value());
+  }
+  return out;
+}
+
+}  // namespace ratingd

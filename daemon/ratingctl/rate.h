@@ -1,0 +1,64 @@
+// `ratingctl rate` (docs/CONTRACTS.md §2): replay a file of results through one online model in
+// file order and report the ranking.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ratingd/v1/report.pb.h"
+#include "ratings/io/read_results.h"
+#include "ratings/progress.h"
+
+namespace ratingd {
+
+struct RateConfig {
+  std::string method = {};                         // elo | sco | ml
+  std::string input = {};                          // path of the results file
+  std::optional<ratings::io::Format> format = {};  // inferred from the extension if unset
+  std::vector<std::string> params = {};            // "key=value", see model_params.h
+  uint64_t seed = 0;                               // the pool's generator seed
+  std::string pool = {};                           // JSONL: rate only this pool
+  ratings::ProgressFn progress = {};               // batch methods report progress here
+};
+
+// The methods RunRate knows, for help texts.
+std::vector<std::string> RateMethods();
+
+// Reads config.input and replays it. Errors: unknown method or parameter; unreadable or
+// invalid input ("FILE:LINE: problem"); a JSONL file holding several pools without
+// config.pool; ml on a pool above its agent limit.
+//
+// The report: method, agents, results (applied), ranking (rating descending, then agent id
+// ascending; ml: lottery probability descending first), and extra:
+//   all methods: params (every parameter of the method, defaults included), seed,
+//                skipped_votes (PrefLib votes with no pairwise information);
+//   ml: lottery (agent -> probability), exploitability, iterations, converged, variant.
+absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config);
+
+// The records RunRate rates: config.input read in config.format (or by extension), of
+// the one pool it holds or config.pool. Errors as RunRate's for reading.
+struct PoolRecords {
+  std::vector<ratings::io::ResultRecord> records;  // file order
+  int64_t skipped_votes = 0;                       // see ReadOutput
+};
+absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config);
+
+// What RunRate does after reading: rates `records` (all of one pool; config.input and
+// config.pool are used in messages only) with config.method, config.params and
+// config.seed. The same report and errors as RunRate. `eval` uses it on train splits.
+absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
+                                             absl::Span<const ratings::io::ResultRecord> records,
+                                             int64_t skipped_votes);
+
+// One JSON document (protobuf's JSON printer; proto field names; zero values printed;
+// map keys sorted, so equal reports give byte-identical text). No trailing newline.
+absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report);
+
+// A fixed-width table for people: rank, agent, rating (and probability for ml).
+std::string ReportToTable(const v1::RatingReport& report);
+
+}  // namespace ratingd

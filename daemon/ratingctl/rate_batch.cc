@@ -1,0 +1,160 @@
+#include "daemon/ratingctl/rate_batch.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "daemon/param_table.h"
+#include "ratings/agent_index.h"
+#include "ratings/batch/bradley_terry.h"
+#include "ratings/batch/permuted_elo.h"
+#include "ratings/batch/sco_batch.h"
+#include "ratings/ranking.h"
+#include "ratings/status_macros.h"
+#include "ratings/voting/batch_tally.h"
+
+namespace ratingd {
+namespace {
+
+using google::protobuf::Value;
+
+Value Number(double x) {
+  Value v;
+  v.set_number_value(x);
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::string> BatchMethodNames() { return {"elo-bt", "sco-batch", "sco-fy"}; }
+
+bool IsBatchMethod(absl::string_view method) {
+  const std::vector<std::string> names = BatchMethodNames();
+  return std::find(names.begin(), names.end(), method) != names.end();
+}
+
+absl::StatusOr<ratings::VoteSet> ToVoteSet(absl::Span<const ratings::io::ResultRecord> records,
+                                           const std::string& input, ratings::AgentIndex& index) {
+  ratings::VoteSet votes;
+  std::vector<ratings::AgentId> ids;
+  std::vector<uint32_t> ranks;
+  const ratings::ResultLimits limits;
+  for (const ratings::io::ResultRecord& record : records) {
+    if (absl::Status s = ratings::ValidateResult(record.result, limits); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(input, ":", record.line, ": ", s.message()));
+    }
+    ids.clear();
+    ranks.clear();
+    for (const ratings::Standing& s : record.result.standings) {
+      ids.push_back(index.Intern(s.agent));
+      ranks.push_back(s.rank);
+    }
+    votes.Add({ids, ranks, record.result.weight});
+  }
+  votes.SetNumAgents(index.size());
+  return votes;
+}
+
+std::vector<ratings::PairCount> TallyPairsForBatch(const ratings::VoteSet& votes) {
+  // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
+  // pairs seen, so memory stays O(agents + pairs) (docs/CONTRACTS.md §5).
+  ratings::voting::BatchTally tally(votes.num_agents(), {.dense_max_agents = 0});
+  for (size_t r = 0; r < votes.size(); ++r) tally.Add(votes[r]);
+  return tally.Pairs();
+}
+
+absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
+                                           absl::Span<const ratings::io::ResultRecord> records,
+                                           int64_t skipped_votes) {
+  ratings::AgentIndex index;
+  ASSIGN_OR_RETURN(const ratings::VoteSet votes, ToVoteSet(records, config.input, index));
+  v1::RatingReport report;
+  report.set_method(config.method);
+  report.set_agents(static_cast<uint32_t>(index.size()));
+  report.set_results(static_cast<uint32_t>(votes.size()));
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  extra["seed"] = Number(static_cast<double>(config.seed));
+  extra["skipped_votes"] = Number(static_cast<double>(skipped_votes));
+
+  std::vector<double> rating;
+  if (config.method == "elo-bt") {
+    ratings::BradleyTerryOptions bt;
+    ratings::PermutedEloOptions permuted;
+    permuted.permutations = 0;  // 0 = the MM fit
+    int64_t accelerate = 1;
+    const std::vector<NumericParam> params = {
+        {"prior", &bt.prior},
+        {"accelerate", &accelerate},
+        {"anchor", &bt.anchor},
+        {"tolerance", &bt.tolerance},
+        {"max_iterations", &bt.max_iterations},
+        {"permutations", &permuted.permutations},
+        {"k", &permuted.elo.k},
+        {"initial", &permuted.elo.initial},
+    };
+    RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
+    *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    if (accelerate != 0 && accelerate != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param accelerate (elo-bt): must be 0 or 1, got ", accelerate));
+    }
+    bt.accelerate = accelerate == 1;
+    if (permuted.permutations < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "elo-bt: permutations must be >= 0 (0 = MM fit), got ", permuted.permutations));
+    }
+    // Both variants' options are checked whichever runs, so a typo never passes silently.
+    RETURN_IF_ERROR(ratings::FitBradleyTerry(0, {}, bt).status());
+    RETURN_IF_ERROR(ratings::Elo::Create(permuted.elo).status());
+    const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(votes);
+    extra["pairs"] = Number(static_cast<double>(pairs.size()));
+    if (permuted.permutations > 0) {
+      permuted.seed = config.seed;
+      extra["variant"].set_string_value("permutations");
+      ASSIGN_OR_RETURN(rating, ratings::PermutedElo(votes, permuted, config.progress));
+    } else {
+      extra["variant"].set_string_value("mm");
+      ASSIGN_OR_RETURN(ratings::BradleyTerryFit fit,
+                       ratings::FitBradleyTerry(index.size(), pairs, bt, config.progress));
+      extra["iterations"] = Number(static_cast<double>(fit.iterations));
+      extra["converged"].set_bool_value(fit.converged);
+      extra["last_change"] = Number(fit.last_change);
+      rating = std::move(fit.ratings);
+    }
+  } else if (config.method == "sco-batch") {
+    ratings::ScoBatchOptions o;
+    const std::vector<NumericParam> params = {
+        {"batch", &o.batch}, {"iterations", &o.iterations},
+        {"alpha", &o.alpha}, {"tau", &o.tau},
+        {"min", &o.min},     {"max", &o.max},
+    };
+    RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
+    *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    o.seed = config.seed;
+    ASSIGN_OR_RETURN(rating, ratings::SolveScoBatch(votes, o, config.progress));
+  } else if (config.method == "sco-fy") {
+    ratings::ScoFenchelYoungOptions o;
+    const std::vector<NumericParam> params = {
+        {"batch", &o.batch},     {"iterations", &o.iterations}, {"alpha", &o.alpha},
+        {"epsilon", &o.epsilon}, {"samples", &o.samples},       {"min", &o.min},
+        {"max", &o.max},
+    };
+    RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
+    *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    o.seed = config.seed;
+    ASSIGN_OR_RETURN(rating, ratings::SolveScoFenchelYoung(votes, o, config.progress));
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--method: '", config.method, "' is not a batch method"));
+  }
+  for (const ratings::RankedAgent& r : ratings::RankByRating(rating, index)) {
+    v1::RankedAgent* out = report.add_ranking();
+    out->set_rank(r.rank);
+    out->set_agent(index.Name(r.id));
+    out->set_rating(r.rating);
+  }
+  return report;
+}
+
+}  // namespace ratingd

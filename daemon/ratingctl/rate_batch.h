@@ -1,0 +1,51 @@
+// The whole-profile methods of `ratingctl rate` (docs/MODELS.md §5):
+// elo-bt, sco-batch, sco-fy. rate_command.cc dispatches here; parameters, defaults and
+// extra outputs are documented per method below.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "daemon/ratingctl/rate.h"
+#include "ratingd/v1/report.pb.h"
+#include "ratings/agent_index.h"
+#include "ratings/batch/vote_set.h"
+#include "ratings/io/read_results.h"
+#include "ratings/pair_count.h"
+
+namespace ratingd {
+
+// "elo-bt", "sco-batch", "sco-fy".
+std::vector<std::string> BatchMethodNames();
+bool IsBatchMethod(absl::string_view method);
+
+// Rates `records` with config.method (one of BatchMethodNames()). Parameters
+// (--param key=value, defaults in brackets; all land in extra.params):
+//   elo-bt:    prior [2], anchor [1500], tolerance [1e-4], max_iterations [10000],
+//              accelerate [1] (SQUAREM; 0 = plain MM), permutations [0]; with
+//              permutations > 0 the permutation-averaged online Elo ([EU] §7)
+//              replaces the MM fit, with k [32] and initial [1500].
+//   sco-batch: batch [32], iterations [10000], alpha [0.01], tau [1], min [0], max [100].
+//   sco-fy:    batch [32], iterations [10000], alpha [0.01], epsilon [1], samples [1],
+//              min [0], max [100].
+// config.seed seeds the sampling. extra also holds: elo-bt: variant ("mm" or
+// "permutations"), pairs (distinct pairs seen), and for mm iterations, converged,
+// last_change. InvalidArgument naming the parameter for a bad --param or option.
+absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
+                                           absl::Span<const ratings::io::ResultRecord> records,
+                                           int64_t skipped_votes);
+
+// The records as a vote set over `index`'s ids (agents interned in record order).
+// InvalidArgument "INPUT:LINE: problem" for a result that fails validation.
+absl::StatusOr<ratings::VoteSet> ToVoteSet(absl::Span<const ratings::io::ResultRecord> records,
+                                           const std::string& input, ratings::AgentIndex& index);
+
+// The distinct pairs of `votes` with their strict counts, sorted by (a, b), from the shared
+// batch tally (ratings::voting::BatchTally, sparse). Memory O(distinct pairs).
+std::vector<ratings::PairCount> TallyPairsForBatch(const ratings::VoteSet& votes);
+
+}  // namespace ratingd

@@ -1,0 +1,328 @@
+#include "daemon/ratingctl/rate_voting.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "ratings/agent_index.h"
+#include "ratings/ranking.h"
+#include "ratings/status_macros.h"
+#include "ratings/voting/batch_tally.h"
+#include "ratings/voting/copeland.h"
+#include "ratings/voting/exact_lottery.h"
+#include "ratings/voting/iterative_lotteries.h"
+#include "ratings/voting/kemeny.h"
+#include "ratings/voting/profile.h"
+#include "ratings/voting/ranked_pairs.h"
+#include "ratings/voting/schulze.h"
+#include "ratings/voting/scoring_rules.h"
+#include "ratings/voting/stv.h"
+
+namespace ratingd {
+namespace {
+
+using google::protobuf::Struct;
+using google::protobuf::Value;
+namespace voting = ratings::voting;
+
+Value Number(double x) {
+  Value v;
+  v.set_number_value(x);
+  return v;
+}
+
+// Every parameter of every voting method with its default.
+struct VotingParams {
+  int k = 3;                                 // approval
+  int winners = 0;                           // stv; 0 = max(1, floor(m/2))
+  voting::KemenyOptions kemeny = {};         // kemeny
+  voting::ExactLotteryOptions lottery = {};  // ml-exact, iml
+};
+
+struct ParamSpec {
+  absl::string_view key;
+  std::function<absl::Status(absl::string_view, VotingParams&)> set;
+};
+
+absl::Status ParseInt(absl::string_view value, int min, int max, int& out) {
+  if (!absl::SimpleAtoi(value, &out) || out < min || out > max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", value, "' is not an integer in [", min, ", ", max, "]"));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<ParamSpec> ParamsOf(absl::string_view method) {
+  auto max_agents = [](absl::string_view v, size_t& out, int max) {
+    int n = 0;
+    RETURN_IF_ERROR(ParseInt(v, 2, max, n));
+    out = static_cast<size_t>(n);
+    return absl::OkStatus();
+  };
+  auto tolerance = ParamSpec{
+      "tolerance", [](absl::string_view v, VotingParams& p) {
+        if (!absl::SimpleAtod(v, &p.lottery.tolerance) ||
+            !(p.lottery.tolerance > 0.0 && p.lottery.tolerance < 1e-3)) {
+          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not a number in (0, 1e-3)"));
+        }
+        return absl::OkStatus();
+      }};
+  if (method == "approval") {
+    return {
+        {"k", [](absl::string_view v, VotingParams& p) { return ParseInt(v, 1, 1 << 30, p.k); }}};
+  }
+  if (method == "stv") {
+    return {{"winners", [](absl::string_view v, VotingParams& p) {
+               return ParseInt(v, 0, 1 << 30, p.winners);
+             }}};
+  }
+  if (method == "kemeny") {
+    return {{"max_agents", [max_agents](absl::string_view v, VotingParams& p) {
+               return max_agents(v, p.kemeny.max_agents,
+                                 static_cast<int>(voting::kKemenyHardMaxAgents));
+             }}};
+  }
+  if (method == "ml-exact" || method == "iml") {
+    return {{"max_agents",
+             [max_agents](absl::string_view v, VotingParams& p) {
+               return max_agents(v, p.lottery.max_agents, 1 << 20);
+             }},
+            tolerance};
+  }
+  return {};
+}
+
+absl::Status ApplyParam(absl::string_view method, absl::string_view assignment,
+                        VotingParams& params) {
+  std::pair<absl::string_view, absl::string_view> kv =
+      absl::StrSplit(assignment, absl::MaxSplits('=', 1));
+  if (assignment.find('=') == absl::string_view::npos || kv.first.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--param '", assignment, "': expected key=value"));
+  }
+  const std::vector<ParamSpec> specs = ParamsOf(method);
+  std::vector<std::string> known;
+  for (const ParamSpec& spec : specs) {
+    known.emplace_back(spec.key);
+    if (spec.key != kv.first) continue;
+    absl::Status s = spec.set(kv.second, params);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param ", kv.first, " (", method, "): ", s.message()));
+    }
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--param: unknown parameter '", kv.first, "' for method ", method,
+                   known.empty() ? std::string(" (the method takes no parameters)")
+                                 : absl::StrCat("; known: ", absl::StrJoin(known, ", "))));
+}
+
+// The agents and votes of the records, and each agent's rank by name (the tie-break).
+struct Election {
+  ratings::AgentIndex index;
+  voting::Profile profile{0};
+  std::vector<uint32_t> priority;
+};
+
+Election MakeElection(absl::Span<const ratings::io::ResultRecord> records) {
+  Election e;
+  std::vector<std::vector<ratings::AgentId>> ids;
+  ids.reserve(records.size());
+  for (const auto& r : records) {
+    ids.emplace_back();
+    for (const ratings::Standing& s : r.result.standings)
+      ids.back().push_back(e.index.Intern(s.agent));
+  }
+  e.profile = voting::Profile(e.index.size());
+  std::vector<uint32_t> ranks;
+  for (size_t i = 0; i < records.size(); ++i) {
+    ranks.clear();
+    for (const ratings::Standing& s : records[i].result.standings) ranks.push_back(s.rank);
+    e.profile.Add({ids[i], ranks, records[i].result.weight});
+  }
+  std::vector<ratings::AgentId> by_name(e.index.size());
+  for (ratings::AgentId a = 0; a < by_name.size(); ++a) by_name[a] = a;
+  std::sort(by_name.begin(), by_name.end(), [&](ratings::AgentId a, ratings::AgentId b) {
+    return e.index.Name(a) < e.index.Name(b);
+  });
+  e.priority.resize(by_name.size());
+  for (uint32_t r = 0; r < by_name.size(); ++r) e.priority[by_name[r]] = r;
+  return e;
+}
+
+void AddRanked(const std::vector<ratings::RankedAgent>& ranked, const ratings::AgentIndex& index,
+               v1::RatingReport& report) {
+  for (const ratings::RankedAgent& r : ranked) {
+    v1::RankedAgent* out = report.add_ranking();
+    out->set_rank(r.rank);
+    out->set_agent(index.Name(r.id));
+    out->set_rating(r.rating);
+  }
+}
+
+void AddOrder(const voting::SocialOrder& order, const ratings::AgentIndex& index,
+              v1::RatingReport& report) {
+  for (size_t i = 0; i < order.order.size(); ++i) {
+    v1::RankedAgent* out = report.add_ranking();
+    out->set_rank(static_cast<uint32_t>(i + 1));
+    out->set_agent(index.Name(order.order[i]));
+    out->set_rating(order.score[order.order[i]]);
+  }
+}
+
+Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& index) {
+  Struct out;
+  for (size_t a = 0; a < values.size(); ++a) {
+    (*out.mutable_fields())[index.Name(static_cast<ratings::AgentId>(a))] = Number(values[a]);
+  }
+  return out;
+}
+
+// The effective parameters of `method` (after defaults are resolved).
+Struct EffectiveParams(absl::string_view method, const VotingParams& p, int stv_winners) {
+  Struct out;
+  auto& f = *out.mutable_fields();
+  if (method == "approval") f["k"] = Number(p.k);
+  if (method == "stv") f["winners"] = Number(stv_winners);
+  if (method == "kemeny") f["max_agents"] = Number(static_cast<double>(p.kemeny.max_agents));
+  if (method == "ml-exact" || method == "iml") {
+    f["max_agents"] = Number(static_cast<double>(p.lottery.max_agents));
+    f["tolerance"] = Number(p.lottery.tolerance);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> VotingMethods() {
+  return {"ml-exact", "iml",      "approval", "plurality",    "borda",
+          "stv",      "copeland", "kemeny",   "ranked-pairs", "schulze"};
+}
+
+bool IsVotingMethod(absl::string_view method) {
+  for (const std::string& m : VotingMethods()) {
+    if (m == method) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
+                                              absl::Span<const ratings::io::ResultRecord> records,
+                                              int64_t skipped_votes) {
+  const std::string& method = config.method;
+  if (!IsVotingMethod(method)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--method: '", method, "' is not a voting method"));
+  }
+  VotingParams params;
+  for (const std::string& p : config.params) RETURN_IF_ERROR(ApplyParam(method, p, params));
+
+  const Election e = MakeElection(records);
+  if (!std::isfinite(e.profile.TotalWeight())) {
+    // Every weight is finite (ValidateResult), but their sum, hence N, can overflow.
+    return absl::InvalidArgumentError(
+        "the total weight of the results overflows a double; scale the weights down");
+  }
+  const ratings::AgentIndex& index = e.index;
+  const voting::Priority priority = e.priority;
+  // Dense up to 4096 agents (or ml-exact / iml's own max_agents, if larger).
+  const voting::BatchTally tally = voting::BatchTally::FromProfile(
+      e.profile, {.dense_max_agents = std::max<size_t>(4096, params.lottery.max_agents)});
+
+  v1::RatingReport report;
+  report.set_method(method);
+  report.set_agents(static_cast<uint32_t>(index.size()));
+  report.set_results(static_cast<uint32_t>(records.size()));
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  int stv_winners = 0;
+
+  if (method == "approval" || method == "plurality" || method == "borda" || method == "copeland") {
+    const std::vector<double> score = method == "approval"
+                                          ? voting::ApprovalScores(e.profile, params.k)
+                                      : method == "plurality" ? voting::PluralityScores(e.profile)
+                                      : method == "borda"     ? voting::BordaScores(e.profile)
+                                                              : voting::CopelandScores(tally);
+    AddRanked(ratings::RankByRating(score, index), index, report);
+  } else if (method == "stv") {
+    ASSIGN_OR_RETURN(const voting::StvOutcome stv,
+                     voting::Stv(e.profile, {.winners = params.winners}, priority));
+    stv_winners = stv.winners;
+    AddOrder(stv.order, index, report);
+    Value& winners = extra["winners"];
+    winners.mutable_list_value();
+    for (int i = 0; i < stv.winners && i < static_cast<int>(stv.order.order.size()); ++i) {
+      winners.mutable_list_value()->add_values()->set_string_value(index.Name(stv.order.order[i]));
+    }
+    extra["quota"] = Number(stv.quota);
+    *extra["votes"].mutable_struct_value() = ByName(stv.votes, index);
+  } else if (method == "ml-exact" || method == "iml") {
+    ASSIGN_OR_RETURN(const Eigen::MatrixXd margins, tally.MarginMatrix());
+    if (method == "ml-exact") {
+      ASSIGN_OR_RETURN(const voting::ExactLottery ml,
+                       voting::SolveMaximalLottery(margins, params.lottery));
+      AddRanked(ratings::RankByProbabilityThenRating(ml.lottery, ml.rating, index), index, report);
+      *extra["lottery"].mutable_struct_value() = ByName(ml.lottery, index);
+      extra["exploitability"] = Number(ml.exploitability);
+      extra["unique"].set_bool_value(ml.unique);
+      extra["linear_programs"] = Number(ml.linear_programs);
+    } else {
+      ASSIGN_OR_RETURN(const voting::ImlOutcome iml,
+                       voting::IterativeMaximalLotteries(margins, params.lottery));
+      AddRanked(ratings::RankByRating(iml.score, index), index, report);
+      Value& levels = extra["levels"];
+      levels.mutable_list_value();
+      for (auto level : iml.levels) {
+        // Probability descending, then agent id (the report's tie-break).
+        std::sort(level.begin(), level.end(), [&](const auto& x, const auto& y) {
+          if (x.second != y.second) return x.second > y.second;
+          return index.Name(x.first) < index.Name(y.first);
+        });
+        Value* out = levels.mutable_list_value()->add_values();
+        out->mutable_list_value();
+        for (const auto& [agent, probability] : level) {
+          auto& entry =
+              *out->mutable_list_value()->add_values()->mutable_struct_value()->mutable_fields();
+          entry["agent"].set_string_value(index.Name(agent));
+          entry["probability"] = Number(probability);
+        }
+      }
+      extra["exploitability"] = Number(iml.exploitability);
+    }
+  } else if (method == "kemeny") {
+    ASSIGN_OR_RETURN(const Eigen::MatrixXd n, tally.PreferenceMatrix());
+    ASSIGN_OR_RETURN(const voting::KemenyOutcome kemeny,
+                     voting::Kemeny(n, params.kemeny, priority));
+    AddOrder(kemeny.order, index, report);
+    extra["value"] = Number(kemeny.value);
+  } else if (method == "schulze") {
+    ASSIGN_OR_RETURN(const Eigen::MatrixXd n, tally.PreferenceMatrix());
+    AddOrder(voting::Schulze(n, priority).order, index, report);
+  } else {  // ranked-pairs
+    ASSIGN_OR_RETURN(const Eigen::MatrixXd margins, tally.MarginMatrix());
+    AddOrder(voting::RankedPairs(margins, priority), index, report);
+  }
+  *extra["params"].mutable_struct_value() = EffectiveParams(method, params, stv_winners);
+  extra["seed"] = Number(static_cast<double>(config.seed));
+  extra["skipped_votes"] = Number(static_cast<double>(skipped_votes));
+  return report;
+}
+
+absl::Status CheckVotingParams(const RateConfig& config) {
+  if (!IsVotingMethod(config.method)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--method: '", config.method, "' is not a voting method"));
+  }
+  VotingParams check;
+  for (const std::string& p : config.params) RETURN_IF_ERROR(ApplyParam(config.method, p, check));
+  return absl::OkStatus();
+}
+
+}  // namespace ratingd

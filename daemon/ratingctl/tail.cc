@@ -1,0 +1,123 @@
+#include "daemon/ratingctl/tail.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "daemon/deterministic_json.h"
+#include "daemon/kafka/client_config.h"
+#include "daemon/pool_report.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/time_util.h"
+#include "librdkafka/rdkafkacpp.h"
+#include "ratingd/v1/delta.pb.h"
+#include "ratingd/v1/game_result.pb.h"
+#include "ratings/io/game_result_proto.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+std::atomic<bool> g_tail_stop{false};
+extern "C" void OnTailSignal(int) { g_tail_stop = true; }
+
+}  // namespace
+
+absl::Status RunTail(const TailConfig& config) {
+  std::string type = config.type;
+  if (type.empty()) {
+    type = absl::StrContains(config.topic, "leaderboard") ? "leaderboards"
+           : absl::StrContains(config.topic, "dlq")       ? "dlq"
+           : absl::StrContains(config.topic, "result")    ? "results"
+                                                          : "deltas";
+  }
+  if (type != "deltas" && type != "leaderboards" && type != "results" && type != "dlq") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--type: '", type, "' is not deltas, leaderboards, results or dlq"));
+  }
+  KafkaProperties props = {{"bootstrap.servers", config.brokers},
+                           {"group.id", absl::StrCat("ratingctl-tail-", ::getpid(), "-",
+                                                     absl::ToUnixNanos(absl::Now()))},
+                           {"client.id", "ratingctl-tail"},
+                           {"enable.auto.commit", "false"},
+                           {"auto.offset.reset", config.from_end ? "latest" : "earliest"},
+                           {"isolation.level", "read_committed"},
+                           {"partition.assignment.strategy", "range"}};
+  props.insert(props.end(), config.kafka.begin(), config.kafka.end());
+  ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Conf> conf, MakeConf(props));
+  std::string error;
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer(
+      RdKafka::KafkaConsumer::create(conf.get(), error));
+  if (!consumer) return absl::InvalidArgumentError(absl::StrCat("Kafka consumer: ", error));
+  if (RdKafka::ErrorCode err = consumer->subscribe({config.topic}); err != RdKafka::ERR_NO_ERROR) {
+    return absl::UnavailableError(absl::StrCat("subscribe: ", RdKafka::err2str(err)));
+  }
+  std::signal(SIGINT, OnTailSignal);
+  std::signal(SIGTERM, OnTailSignal);
+  int64_t seen = 0;
+  absl::Time last = absl::Now();
+  absl::Status status;
+  while (!g_tail_stop.load() && (config.count == 0 || seen < config.count)) {
+    std::unique_ptr<RdKafka::Message> m(consumer->consume(100));
+    if (m->err() == RdKafka::ERR__TIMED_OUT || m->err() == RdKafka::ERR__PARTITION_EOF) {
+      if (absl::Now() - last > config.idle_timeout) break;
+      continue;
+    }
+    if (m->err() != RdKafka::ERR_NO_ERROR) {
+      std::fprintf(stderr, "ratingctl: tail: %s\n", m->errstr().c_str());
+      if (m->err() == RdKafka::ERR_UNKNOWN_TOPIC_OR_PART ||
+          m->err() == RdKafka::ERR_TOPIC_AUTHORIZATION_FAILED) {
+        status = absl::NotFoundError(absl::StrCat(config.topic, ": ", m->errstr()));
+        break;
+      }
+      continue;
+    }
+    last = absl::Now();
+    ++seen;
+    const char* data = static_cast<const char*>(m->payload());
+    const int size = static_cast<int>(m->len());
+    absl::StatusOr<std::string> json;
+    if (type == "deltas") {
+      v1::RankingDelta d;
+      json = d.ParseFromArray(data, size) ? DeterministicJson(d)
+                                          : absl::DataLossError("not a RankingDelta");
+    } else if (type == "leaderboards") {
+      v1::Leaderboard b;
+      json = b.ParseFromArray(data, size) ? DeterministicJson(b)
+                                          : absl::DataLossError("not a Leaderboard");
+    } else if (type == "results") {
+      v1::GameResult r;
+      json = r.ParseFromArray(data, size) ? DeterministicJson(r)
+                                          : absl::DataLossError("not a GameResult");
+    } else {
+      google::protobuf::Struct s;
+      auto& f = *s.mutable_fields();
+      if (const RdKafka::Headers* headers = m->headers()) {
+        for (const RdKafka::Headers::Header& h : headers->get_all()) {
+          f[h.key()].set_string_value(
+              h.value() ? std::string(static_cast<const char*>(h.value()), h.value_size()) : "");
+        }
+      }
+      f["key"].set_string_value(m->key() ? *m->key() : "");
+      f["value_base64"].set_string_value(absl::Base64Escape(absl::string_view(data, m->len())));
+      json = DeterministicJson(s);
+    }
+    if (json.ok()) {
+      std::printf("%s\n", json->c_str());
+    } else {
+      std::printf("{\"offset\": %lld, \"error\": \"%s\"}\n", static_cast<long long>(m->offset()),
+                  std::string(json.status().message()).c_str());
+    }
+    std::fflush(stdout);
+  }
+  consumer->close();
+  return status;
+}
+
+}  // namespace ratingd

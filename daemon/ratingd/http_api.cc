@@ -1,0 +1,118 @@
+#include "daemon/ratingd/http_api.h"
+
+#include <cstring>
+#include <vector>
+
+#include "CivetServer.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace ratingd {
+namespace {
+
+constexpr char kPoolsPrefix[] = "/v1/pools/";
+constexpr char kLeaderboardSuffix[] = "/leaderboard";
+
+void Reply(struct mg_connection* conn, int status, const std::string& type,
+           const std::string& body) {
+  const char* reason = status == 200   ? "OK"
+                       : status == 400 ? "Bad Request"
+                       : status == 404 ? "Not Found"
+                       : status == 409 ? "Conflict"
+                       : status == 503 ? "Service Unavailable"
+                                       : "Error";
+  mg_printf(conn,
+            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+            "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+            status, reason, type.c_str(), body.size());
+  mg_write(conn, body.data(), body.size());
+}
+
+void ReplyJson(struct mg_connection* conn, const QueryReply& reply) {
+  Reply(conn, reply.status, "application/json", reply.body + "\n");
+}
+
+}  // namespace
+
+absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std::string& model,
+                                              const std::string& limit) {
+  if (!absl::StartsWith(path, kPoolsPrefix) || !absl::EndsWith(path, kLeaderboardSuffix) ||
+      path.size() <= std::strlen(kPoolsPrefix) + std::strlen(kLeaderboardSuffix)) {
+    return absl::NotFoundError("use /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N]");
+  }
+  Query q;
+  q.kind = Query::Kind::kLeaderboard;
+  q.pool = path.substr(std::strlen(kPoolsPrefix),
+                       path.size() - std::strlen(kPoolsPrefix) - std::strlen(kLeaderboardSuffix));
+  q.model = model;
+  if (model != "elo" && model != "sco" && model != "ml") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model must be elo, sco or ml (got '", model, "')"));
+  }
+  if (!limit.empty()) {
+    uint64_t n = 0;
+    if (!absl::SimpleAtoi(limit, &n)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("limit must be a non-negative integer (got '", limit, "')"));
+    }
+    q.limit = static_cast<size_t>(n);
+  }
+  return q;
+}
+
+class HttpApi::Handler : public CivetHandler {
+ public:
+  explicit Handler(Daemon* daemon) : daemon_(daemon) {}
+
+  bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
+    const mg_request_info* info = mg_get_request_info(conn);
+    const std::string path = info->local_uri ? info->local_uri : "";
+    if (path == "/healthz") {
+      Reply(conn, 200, "text/plain", "ok\n");
+    } else if (path == "/readyz") {
+      const bool ready = daemon_->ready();
+      Reply(conn, ready ? 200 : 503, "text/plain", ready ? "ready\n" : "not ready\n");
+    } else if (path == "/v1/pools" || path == "/v1/pools/") {
+      ReplyJson(conn, daemon_->Ask(Query{}, absl::Seconds(10)));
+    } else {
+      std::string model, limit;
+      CivetServer::getParam(conn, "model", model);
+      CivetServer::getParam(conn, "limit", limit);
+      absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit);
+      if (!query.ok()) {
+        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
+        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
+      } else {
+        ReplyJson(conn, daemon_->Ask(*query, absl::Seconds(30)));
+      }
+    }
+    return true;
+  }
+
+ private:
+  Daemon* daemon_;
+};
+
+absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
+                                                        Daemon* daemon) {
+  std::unique_ptr<HttpApi> api(new HttpApi());
+  api->handler_ = std::make_unique<Handler>(daemon);
+  const std::vector<std::string> options = {"listening_ports", address, "num_threads", "4"};
+  try {
+    api->server_ = std::make_unique<CivetServer>(options);
+  } catch (const CivetException& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http-address=", address, ": cannot listen (", e.what(), ")"));
+  }
+  api->server_->addHandler("/", api->handler_.get());
+  const std::vector<int> ports = api->server_->getListeningPorts();
+  api->port_ = ports.empty() ? 0 : ports[0];
+  return api;
+}
+
+HttpApi::~HttpApi() {
+  if (server_) server_->close();
+}
+
+}  // namespace ratingd

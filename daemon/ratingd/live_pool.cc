@@ -1,0 +1,369 @@
+#include "daemon/ratingd/live_pool.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "daemon/model_params.h"
+#include "ratings/ranking.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+using Before = std::vector<std::optional<std::pair<double, uint32_t>>>;
+
+template <typename T>
+std::vector<T> ToVector(const google::protobuf::RepeatedField<T>& field) {
+  return {field.begin(), field.end()};
+}
+
+}  // namespace
+
+LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool)
+    : name_(std::move(name)),
+      config_(config),
+      pool_(std::move(pool)),
+      dedup_(config.dedup_window),
+      elo_order_(&pool_.index()),
+      sco_order_(&pool_.index()) {}
+
+absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
+                                                           const LivePoolConfig& config) {
+  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(config.options));
+  return std::unique_ptr<LivePool>(new LivePool(std::move(name), config, std::move(pool)));
+}
+
+absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapshot s,
+                                                                 const LivePoolConfig& config) {
+  ratings::PoolState state;
+  state.agents.reserve(static_cast<size_t>(s.agents_size()));
+  for (std::string& name : *s.mutable_agents()) state.agents.push_back(std::move(name));
+  state.results = s.results();
+  state.elo = ToVector(s.elo());
+  state.sco = ToVector(s.sco());
+  state.rng = s.rng();
+  if (s.has_ml()) {
+    const v1::MlSnapshot& m = s.ml();
+    ratings::MaximalLotteryState ml;
+    ml.refused = m.refused();
+    ml.size = m.size();
+    if (m.n_row_size() != m.n_col_size() || m.n_row_size() != m.n_value_size()) {
+      return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ml counts disagree"));
+    }
+    for (int i = 0; i < m.n_row_size(); ++i) {
+      ml.counts.push_back({m.n_row(i), m.n_col(i), m.n_value(i)});
+    }
+    ml.regrets = ToVector(m.regrets());
+    ml.last_regret = ToVector(m.last_regret());
+    ml.average_sum = ToVector(m.average_sum());
+    ml.average_weight = m.average_weight();
+    ml.iterations = m.iterations();
+    ml.averaging_step = m.averaging_step();
+    state.ml = std::move(ml);
+  }
+  absl::StatusOr<ratings::Pool> pool = ratings::Pool::FromState(config.options, state);
+  if (!pool.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pool '", s.pool(), "': ", pool.status().message()));
+  }
+  std::unique_ptr<LivePool> live(new LivePool(s.pool(), config, *std::move(pool)));
+  const size_t n = state.agents.size();
+  if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
+  if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
+  live->dedup_.Restore({s.recent_game_ids().begin(), s.recent_game_ids().end()});
+  live->elo_sequence_ = s.elo_sequence();
+  live->sco_sequence_ = s.sco_sequence();
+  live->ml_sequence_ = s.ml_sequence();
+  live->ml_last_rank_ = ToVector(s.ml_last_rank());
+  live->ml_last_rating_ = ToVector(s.ml_last_rating());
+  live->ml_last_lottery_ = ToVector(s.ml_last_lottery());
+  live->ml_exploitability_ = s.ml_last_exploitability();
+  if (live->ml_last_rank_.size() > n ||
+      live->ml_last_rating_.size() != live->ml_last_rank_.size() ||
+      live->ml_last_lottery_.size() != live->ml_last_rank_.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pool '", s.pool(), "': the last ml solution has the wrong size"));
+  }
+  return live;
+}
+
+v1::PoolSnapshot LivePool::ToSnapshot() const {
+  const ratings::PoolState state = pool_.ExportState();
+  v1::PoolSnapshot s;
+  s.set_pool(name_);
+  s.mutable_agents()->Assign(state.agents.begin(), state.agents.end());
+  s.set_results(state.results);
+  s.mutable_elo()->Assign(state.elo.begin(), state.elo.end());
+  s.mutable_sco()->Assign(state.sco.begin(), state.sco.end());
+  if (state.ml) {
+    v1::MlSnapshot& m = *s.mutable_ml();
+    m.set_refused(state.ml->refused);
+    m.set_size(static_cast<uint32_t>(state.ml->size));
+    for (const auto& c : state.ml->counts) {
+      m.add_n_row(c.a);
+      m.add_n_col(c.b);
+      m.add_n_value(c.n);
+    }
+    m.mutable_regrets()->Assign(state.ml->regrets.begin(), state.ml->regrets.end());
+    m.mutable_last_regret()->Assign(state.ml->last_regret.begin(), state.ml->last_regret.end());
+    m.mutable_average_sum()->Assign(state.ml->average_sum.begin(), state.ml->average_sum.end());
+    m.set_average_weight(state.ml->average_weight);
+    m.set_iterations(state.ml->iterations);
+    m.set_averaging_step(state.ml->averaging_step);
+  }
+  s.set_rng(state.rng);
+  s.mutable_recent_game_ids()->Reserve(static_cast<int>(dedup_.size()));
+  for (const std::string& id : dedup_.ids()) s.add_recent_game_ids(id);
+  s.set_elo_sequence(elo_sequence_);
+  s.set_sco_sequence(sco_sequence_);
+  s.set_ml_sequence(ml_sequence_);
+  s.mutable_ml_last_rank()->Assign(ml_last_rank_.begin(), ml_last_rank_.end());
+  s.mutable_ml_last_rating()->Assign(ml_last_rating_.begin(), ml_last_rating_.end());
+  s.mutable_ml_last_lottery()->Assign(ml_last_lottery_.begin(), ml_last_lottery_.end());
+  s.set_ml_last_exploitability(ml_exploitability_);
+  return s;
+}
+
+absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
+                                                  const std::string& game_id,
+                                                  const google::protobuf::Timestamp& event_time,
+                                                  std::vector<v1::RankingDelta>* deltas,
+                                                  std::optional<MlJob>* ml_job) {
+  if (dedup_.Contains(game_id)) return Outcome::kDuplicate;
+  // Ratings and ranks before the result, per model (nullopt: the agent is new).
+  Before& elo_before = scratch_.elo_before;
+  Before& sco_before = scratch_.sco_before;
+  elo_before.clear();
+  sco_before.clear();
+  for (const ratings::Standing& s : result.standings) {
+    const ratings::AgentId* id = pool_.index().Find(s.agent);
+    const auto before = [&](const ratings::RankedOrder& order) {
+      return id ? std::optional(std::pair(order.Rating(*id), order.Rank(*id))) : std::nullopt;
+    };
+    elo_before.push_back(pool_.elo() ? before(elo_order_) : std::nullopt);
+    sco_before.push_back(pool_.sco() ? before(sco_order_) : std::nullopt);
+  }
+  RETURN_IF_ERROR(pool_.Apply(result));
+  dedup_.Insert(game_id);
+  std::vector<ratings::AgentId>& ids = scratch_.ids;
+  ids.clear();
+  for (const ratings::Standing& s : result.standings) ids.push_back(*pool_.index().Find(s.agent));
+
+  // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
+  size_t used = 0;
+  const auto start = [&](const char* model, uint64_t sequence) -> v1::RankingDelta& {
+    if (used == deltas->size()) deltas->emplace_back();
+    v1::RankingDelta& delta = (*deltas)[used++];
+    delta.Clear();
+    delta.set_pool(name_);
+    delta.set_model(model);
+    delta.set_sequence(sequence);
+    delta.set_game_id(game_id);
+    delta.set_results(pool_.results());
+    *delta.mutable_event_time() = event_time;
+    return delta;
+  };
+  if (const ratings::Elo* elo = pool_.elo()) {
+    v1::RankingDelta& delta = start("elo", elo_sequence_ + 1);
+    AppendDelta("elo", elo_order_, elo->ratings(), elo->options().initial, elo_sequence_, ids,
+                elo_before, delta);
+  }
+  if (const ratings::Sco* sco = pool_.sco()) {
+    v1::RankingDelta& delta = start("sco", sco_sequence_ + 1);
+    const double mid = (sco->options().min + sco->options().max) / 2;
+    AppendDelta("sco", sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
+  }
+  deltas->resize(used);
+  const ratings::MaximalLottery* ml = pool_.ml();
+  if (ml != nullptr && !ml->refused() && config_.ml_solve_every > 0 &&
+      pool_.results() % config_.ml_solve_every == 0) {
+    MlJob job;
+    job.pool = name_;
+    job.sequence = ++ml_sequence_;
+    job.results = pool_.results();
+    job.game_id = game_id;
+    job.event_time = event_time;
+    job.copy = std::make_shared<ratings::Pool>(pool_);
+    *ml_job = std::move(job);
+  }
+  return Outcome::kApplied;
+}
+
+void LivePool::AppendDelta(const char* /*model*/, ratings::RankedOrder& order,
+                           absl::Span<const double> ratings, double initial, uint64_t& sequence,
+                           const std::vector<ratings::AgentId>& ids, const Before& before,
+                           v1::RankingDelta& delta) {
+  ++sequence;
+  std::vector<std::pair<ratings::AgentId, uint32_t>>& displaced = scratch_.displaced;
+  displaced.clear();
+  // New agents join the order first (in standing order, at their new rating), then the
+  // others move; every agent passed is recorded with its rank before the move.
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] >= order.size()) {
+      // Ids are dense: any new id below this one was added earlier in this loop.
+      order.Set(ids[i], ratings[ids[i]], &displaced);
+    }
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (before[i].has_value()) order.Set(ids[i], ratings[ids[i]], &displaced);
+  }
+  absl::flat_hash_map<ratings::AgentId, uint32_t>& first_rank = scratch_.first_rank;
+  first_rank.clear();  // rank before this result
+  for (size_t i = 0; i < ids.size(); ++i) {
+    first_rank[ids[i]] = before[i] ? before[i]->second : 0;
+  }
+  std::vector<std::pair<uint32_t, ratings::AgentId>>& others = scratch_.others;
+  others.clear();  // (new rank, agent)
+  for (const auto& [agent, rank] : displaced) {
+    if (first_rank.emplace(agent, rank).second) others.emplace_back(0, agent);
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const double old_rating = before[i] ? before[i]->first : initial;
+    const uint32_t old_rank = before[i] ? before[i]->second : 0;
+    if (old_rating == ratings[ids[i]] && old_rank == order.Rank(ids[i])) continue;
+    v1::AgentChange* c = delta.add_changes();
+    c->set_agent(pool_.index().Name(ids[i]));
+    c->set_old_rating(old_rating);
+    c->set_new_rating(ratings[ids[i]]);
+    c->set_old_rank(old_rank);
+    c->set_new_rank(order.Rank(ids[i]));
+  }
+  for (auto& [rank, agent] : others) rank = order.Rank(agent);
+  std::sort(others.begin(), others.end());
+  size_t listed = 0;
+  for (const auto& [rank, agent] : others) {
+    if (first_rank[agent] == rank) continue;  // passed and passed back
+    if (listed == config_.max_displaced) {
+      delta.set_displaced_omitted(delta.displaced_omitted() + 1);
+      continue;
+    }
+    ++listed;
+    v1::AgentChange* c = delta.add_changes();
+    c->set_agent(pool_.index().Name(agent));
+    c->set_old_rating(ratings[agent]);
+    c->set_new_rating(ratings[agent]);
+    c->set_old_rank(first_rank[agent]);
+    c->set_new_rank(rank);
+  }
+}
+
+MlSolution LivePool::Solve(MlJob job) {
+  MlSolution solution;
+  ratings::MaximalLottery& ml = *job.copy->mutable_ml();
+  absl::StatusOr<ratings::SolveStats> stats = ml.Solve();
+  solution.converged = stats.ok() && stats->converged;
+  solution.lottery = ml.Lottery();
+  solution.rating = ml.Ratings();
+  solution.exploitability = ml.Exploitability();
+  solution.job = std::move(job);
+  return solution;
+}
+
+v1::RankingDelta LivePool::AcceptMlSolution(const MlSolution& solution) {
+  const ratings::Pool& copy = *solution.job.copy;
+  const std::vector<ratings::RankedAgent> ranked =
+      ratings::RankByProbabilityThenRating(solution.lottery, solution.rating, copy.index());
+  v1::RankingDelta delta;
+  delta.set_pool(name_);
+  delta.set_model("ml");
+  delta.set_sequence(solution.job.sequence);
+  delta.set_game_id(solution.job.game_id);
+  delta.set_results(solution.job.results);
+  *delta.mutable_event_time() = solution.job.event_time;
+  const size_t n = solution.lottery.size();
+  std::vector<uint32_t> rank(n, 0);
+  for (const ratings::RankedAgent& r : ranked) rank[r.id] = r.rank;
+  ml_last_rank_.resize(n, 0);
+  ml_last_rating_.resize(n, 0.0);
+  ml_last_lottery_.resize(n, 0.0);
+  for (const ratings::RankedAgent& r : ranked) {
+    const ratings::AgentId a = r.id;
+    if (ml_last_rank_[a] == rank[a] && ml_last_rating_[a] == solution.rating[a]) continue;
+    v1::AgentChange* c = delta.add_changes();
+    c->set_agent(copy.index().Name(a));
+    c->set_old_rating(ml_last_rating_[a]);
+    c->set_new_rating(solution.rating[a]);
+    c->set_old_rank(ml_last_rank_[a]);
+    c->set_new_rank(rank[a]);
+  }
+  ml_last_rank_ = std::move(rank);
+  ml_last_rating_ = solution.rating;
+  ml_last_lottery_ = solution.lottery;
+  ml_exploitability_ = solution.exploitability;
+  return delta;
+}
+
+uint64_t LivePool::sequence(const std::string& model) const {
+  if (model == "elo") return elo_sequence_;
+  if (model == "sco") return sco_sequence_;
+  return ml_sequence_;
+}
+
+std::vector<uint32_t> LivePool::Ranks(const std::string& model) const {
+  const size_t n = pool_.index().size();
+  std::vector<uint32_t> out(n, 0);
+  if (model == "ml") {
+    std::copy(ml_last_rank_.begin(), ml_last_rank_.end(), out.begin());
+    return out;
+  }
+  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  for (size_t a = 0; a < order.size(); ++a) out[a] = order.Rank(static_cast<ratings::AgentId>(a));
+  return out;
+}
+
+v1::RatingReport LivePool::Report(const std::string& model, size_t limit) const {
+  v1::RatingReport report;
+  report.set_method(model);
+  report.set_agents(static_cast<uint32_t>(pool_.index().size()));
+  report.set_results(static_cast<uint32_t>(pool_.results()));
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  *extra["params"].mutable_struct_value() = ModelParamsStruct(model, pool_.options());
+  extra["seed"].set_number_value(static_cast<double>(pool_.options().seed));
+  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  const size_t n = limit == 0 ? order.size() : std::min(limit, order.size());
+  for (uint32_t rank = 1; rank <= n; ++rank) {
+    v1::RankedAgent* r = report.add_ranking();
+    r->set_rank(rank);
+    r->set_agent(pool_.index().Name(order.At(rank)));
+    r->set_rating(order.Rating(order.At(rank)));
+  }
+  return report;
+}
+
+v1::Leaderboard LivePool::Leaderboard(const std::string& model) const {
+  v1::Leaderboard board;
+  board.set_pool(name_);
+  board.set_model(model);
+  board.set_sequence(sequence(model));
+  board.set_agents(static_cast<uint32_t>(pool_.index().size()));
+  board.set_results(pool_.results());
+  *board.mutable_params() = ModelParamsStruct(model, pool_.options());
+  if (model == "ml") {
+    std::vector<std::pair<uint32_t, ratings::AgentId>> ranked;
+    for (size_t a = 0; a < ml_last_rank_.size(); ++a) {
+      if (ml_last_rank_[a] > 0) ranked.emplace_back(ml_last_rank_[a], a);
+    }
+    std::sort(ranked.begin(), ranked.end());
+    for (const auto& [rank, a] : ranked) {
+      v1::RankedAgent* r = board.add_ranking();
+      r->set_rank(rank);
+      r->set_agent(pool_.index().Name(a));
+      r->set_rating(ml_last_rating_[a]);
+      (*board.mutable_lottery())[r->agent()] = ml_last_lottery_[a];
+    }
+    board.set_exploitability(ml_exploitability_);
+    return board;
+  }
+  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  for (uint32_t rank = 1; rank <= order.size(); ++rank) {
+    v1::RankedAgent* r = board.add_ranking();
+    r->set_rank(rank);
+    r->set_agent(pool_.index().Name(order.At(rank)));
+    r->set_rating(order.Rating(order.At(rank)));
+  }
+  return board;
+}
+
+}  // namespace ratingd

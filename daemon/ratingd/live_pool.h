@@ -1,0 +1,131 @@
+// One pool inside ratingd (docs/ARCHITECTURE.md §1): the ratings::Pool, its de-duplication
+// window, the sorted rankings deltas are computed from, and the per-model output sequence
+// numbers.
+// No Kafka here: the consumer loop feeds it decoded results and publishes what it returns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "daemon/ratingd/dedup_window.h"
+#include "google/protobuf/timestamp.pb.h"
+#include "ratingd/v1/delta.pb.h"
+#include "ratingd/v1/report.pb.h"
+#include "ratingd/v1/snapshot.pb.h"
+#include "ratings/pool.h"
+#include "ratings/ranked_order.h"
+
+namespace ratingd {
+
+struct LivePoolConfig {
+  ratings::PoolOptions options = {};  // models, parameters, limits, seed
+  size_t dedup_window = 100'000;      // game ids remembered per pool
+  uint64_t ml_solve_every = 100;      // results between two scheduled ml solves
+  size_t max_displaced = 1'000;       // rank-only changes listed per delta
+};
+
+// A scheduled ml solve: a copy of the pool taken right after result `results`, to be
+// solved off the consumer thread (MaximalLottery::Solve on the copy; the live pool's own
+// solver state is never touched, so solves cannot make the state depend on timing).
+struct MlJob {
+  std::string pool;
+  uint64_t sequence = 0;
+  uint64_t results = 0;
+  std::string game_id;
+  google::protobuf::Timestamp event_time;
+  std::shared_ptr<ratings::Pool> copy;
+};
+
+// The solved copy, handed back to the consumer thread.
+struct MlSolution {
+  MlJob job;
+  std::vector<double> lottery;  // by agent id
+  std::vector<double> rating;   // (M p)(a) / max|M|
+  double exploitability = 0.0;
+  bool converged = false;
+};
+
+class LivePool {
+ public:
+  static absl::StatusOr<std::unique_ptr<LivePool>> Create(std::string name,
+                                                          const LivePoolConfig& config);
+  // InvalidArgument naming the problem if the snapshot does not fit the configuration.
+  // Takes the snapshot by value: agent names and game ids are moved out of it.
+  static absl::StatusOr<std::unique_ptr<LivePool>> FromSnapshot(v1::PoolSnapshot snapshot,
+                                                                const LivePoolConfig& config);
+  LivePool(const LivePool&) = delete;
+  LivePool& operator=(const LivePool&) = delete;
+
+  v1::PoolSnapshot ToSnapshot() const;
+
+  enum class Outcome { kApplied, kDuplicate };
+  // Applies a result unless its game id is in the window (kDuplicate: nothing changes).
+  // Replaces *deltas by one delta per enabled elo/sco model (sequence + 1 each; the
+  // messages already there are reused, so a caller keeping the vector allocates little), and sets
+  // *ml_job when an ml solve is due (every ml_solve_every results). InvalidArgument if the
+  // result is invalid (callers validate first; the pool is then unchanged).
+  absl::StatusOr<Outcome> Apply(const ratings::Result& result, const std::string& game_id,
+                                const google::protobuf::Timestamp& event_time,
+                                std::vector<v1::RankingDelta>* deltas,
+                                std::optional<MlJob>* ml_job);
+
+  // Solves a job's copy (any thread).
+  static MlSolution Solve(MlJob job);
+  // Takes a solution of this pool, in job order, and returns its delta against the
+  // previous one (every agent whose ml rank or rating changed).
+  v1::RankingDelta AcceptMlSolution(const MlSolution& solution);
+
+  // The `ratingctl rate` report of an elo or sco model (PoolReport's output, from the
+  // kept order: O(limit)); limit 0 = all agents.
+  v1::RatingReport Report(const std::string& model, size_t limit) const;
+
+  // The full leaderboard of an elo or sco model (ml: the last accepted solution).
+  v1::Leaderboard Leaderboard(const std::string& model) const;
+
+  const std::string& name() const { return name_; }
+  const ratings::Pool& pool() const { return pool_; }
+  uint64_t sequence(const std::string& model) const;
+  double ml_exploitability() const { return ml_exploitability_; }
+  // 1-based rank of each agent in the model's current ranking (ml: last solution; 0 =
+  // unranked), for the rank-disagreement metric.
+  std::vector<uint32_t> Ranks(const std::string& model) const;
+
+ private:
+  LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool);
+  void AppendDelta(const char* model, ratings::RankedOrder& order, absl::Span<const double> ratings,
+                   double initial, uint64_t& sequence, const std::vector<ratings::AgentId>& ids,
+                   const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
+                   v1::RankingDelta& delta);
+
+  std::string name_;
+  LivePoolConfig config_;
+  ratings::Pool pool_;
+  DedupWindow dedup_;
+  ratings::RankedOrder elo_order_;
+  ratings::RankedOrder sco_order_;
+  uint64_t elo_sequence_ = 0;
+  uint64_t sco_sequence_ = 0;
+  uint64_t ml_sequence_ = 0;
+  std::vector<uint32_t> ml_last_rank_;
+  std::vector<double> ml_last_rating_;
+  std::vector<double> ml_last_lottery_;
+  double ml_exploitability_ = 0.0;
+
+  // Per-result buffers, kept to avoid allocations on the hot path.
+  struct Scratch {
+    std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before;
+    std::vector<ratings::AgentId> ids;
+    std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
+    absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;
+    std::vector<std::pair<uint32_t, ratings::AgentId>> others;
+  };
+  Scratch scratch_;
+};
+
+}  // namespace ratingd

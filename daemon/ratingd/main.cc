@@ -1,0 +1,215 @@
+// ratingd: the streaming rating daemon (docs/ARCHITECTURE.md §1). Flags -> DaemonConfig ->
+// Daemon::Run, with the metrics exposer and the HTTP API beside it.
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "daemon/flags.h"
+#include "daemon/model_params.h"
+#include "daemon/ratingd/daemon.h"
+#include "daemon/ratingd/http_api.h"
+#include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/process_metrics.h"
+#include "prometheus/exposer.h"
+
+ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "Kafka bootstrap servers, host:port[,...]");
+ABSL_FLAG(std::string, group, "ratingd", "consumer group id");
+ABSL_FLAG(std::string, instance_id, "",
+          "stable id of this instance in the group (static membership: a restart takes its "
+          "partitions back at once); empty = dynamic membership");
+ABSL_FLAG(std::string, results_topic, "ratingd.results", "input topic of GameResults");
+ABSL_FLAG(std::string, deltas_topic, "ratingd.deltas", "output topic of RankingDeltas");
+ABSL_FLAG(std::string, leaderboards_topic, "ratingd.leaderboards",
+          "output topic of Leaderboards (created compacted)");
+ABSL_FLAG(std::string, dlq_topic, "ratingd.dlq", "dead-letter topic for invalid records");
+ABSL_FLAG(int, topic_partitions, -1,
+          "partitions of the topics ratingd creates when missing (-1: broker default)");
+ABSL_FLAG(int, topic_replication, -1,
+          "replication factor of the topics ratingd creates (-1: broker default)");
+ABSL_FLAG(std::string, snapshots_topic, "",
+          "compacted topic of the per-partition snapshots, one per consumer group (created with "
+          "as many partitions as the results topic); empty: <group>.snapshots");
+ABSL_FLAG(std::string, transactional_id, "",
+          "Kafka transactional.id, stable per instance (empty: ratingd-<instance-id>, or "
+          "ratingd-<host name> without --instance-id)");
+ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(100),
+          "time between transaction commits (outputs become visible to read_committed "
+          "readers at each commit)");
+ABSL_FLAG(std::string, snapshot_dir, "",
+          "directory of the local snapshot files, a fast path for restarts on this host "
+          "(required)");
+ABSL_FLAG(absl::Duration, snapshot_interval, absl::Seconds(30),
+          "time between snapshots (written to the snapshots topic in the commit)");
+ABSL_FLAG(absl::Duration, leaderboard_interval, absl::Seconds(1),
+          "minimum time between two leaderboards of one pool and model");
+ABSL_FLAG(std::string, metrics_address, "127.0.0.1:9464", "Prometheus /metrics listen address");
+ABSL_FLAG(std::string, http_address, "127.0.0.1:8080", "HTTP API listen address");
+ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
+ABSL_FLAG(uint64_t, seed, 0, "seed of every pool's random generator");
+ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
+ABSL_FLAG(uint64_t, ml_solve_every, 100,
+          "results between two maximal-lottery solves of a pool (ml deltas and leaderboards)");
+ABSL_FLAG(uint64_t, delta_max_displaced, 1000,
+          "rank-only changes listed per delta (the rest are counted in displaced_omitted)");
+ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
+ABSL_FLAG(uint64_t, max_agent_id_bytes, 256, "bytes allowed in one agent id");
+ABSL_FLAG(uint64_t, dlq_max_bytes, 1000000,
+          "bytes of one dead letter (key, headers, value); a longer invalid record is cut and "
+          "marked x-ratingd-truncated. Keep below the DLQ topic's max.message.bytes");
+ABSL_FLAG(uint64_t, metrics_max_pools, 100,
+          "pools with their own metric label; the rest share pool=\"_other\"");
+ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(7),
+          "shutdown budget for solves and the producer flush, before the final snapshot");
+ABSL_FLAG(std::string, kafka_config_file, "",
+          "librdkafka properties file (key=value lines), e.g. TLS/SASL settings");
+// Repeatable, collected by main(): --param MODEL.KEY=VALUE and --kafka KEY=VALUE.
+ABSL_FLAG(std::string, param, "",
+          "model parameter MODEL.KEY=VALUE (e.g. elo.k=24, sco.tau=0.5, ml.max_agents=1000); "
+          "repeatable");
+ABSL_FLAG(std::string, kafka, "",
+          "librdkafka property KEY=VALUE for consumer and producer (e.g. "
+          "security.protocol=SSL); repeatable");
+
+namespace {
+
+constexpr char kUsage[] =
+    "ratingd --brokers HOST:PORT --snapshot-dir DIR [flags]\n"
+    "\n"
+    "Consumes GameResults from Kafka, keeps Elo, SCO and maximal-lottery ratings per pool,\n"
+    "publishes ranking deltas, leaderboards and dead letters, and serves /metrics and a\n"
+    "read-only HTTP API. Flags accept dashes or underscores (--results-topic or\n"
+    "--results_topic). SIGTERM/SIGINT stop it gracefully; a second signal exits at once.";
+
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signals{0};
+
+extern "C" void OnSignal(int) {
+  if (g_signals.fetch_add(1) >= 1) std::_Exit(130);  // second signal: exit at once
+  g_stop = true;
+}
+
+int Fail(const std::string& message) {
+  std::cerr << "ratingd: " << message << "\n";
+  return 2;
+}
+
+absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOptions& options) {
+  for (const std::string& p : params) {
+    const size_t dot = p.find('.');
+    const size_t eq = p.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24"));
+    }
+    absl::Status s = ratingd::ApplyModelParam(p.substr(0, dot), p.substr(dot + 1), options);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--param: ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  const std::vector<std::string>& params = line.params;
+  if (line.positional.size() > 1) {
+    return Fail(absl::StrCat("unexpected argument '", line.positional[1], "'"));
+  }
+
+  ratingd::DaemonConfig config;
+  config.brokers = absl::GetFlag(FLAGS_brokers);
+  config.group = absl::GetFlag(FLAGS_group);
+  config.instance_id = absl::GetFlag(FLAGS_instance_id);
+  config.results_topic = absl::GetFlag(FLAGS_results_topic);
+  config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
+  config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
+  config.dlq_topic = absl::GetFlag(FLAGS_dlq_topic);
+  config.dlq_max_bytes = absl::GetFlag(FLAGS_dlq_max_bytes);
+  config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
+  config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
+  config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);
+  config.snapshots_topic = absl::GetFlag(FLAGS_snapshots_topic);
+  if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
+  config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
+  config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
+  if (const char* every = std::getenv("RATINGD_FAULT_ABORT_EVERY"); every != nullptr) {
+    if (!absl::SimpleAtoi(every, &config.fault_abort_every)) {
+      return Fail("RATINGD_FAULT_ABORT_EVERY must be a number of transactions");
+    }
+  }
+  config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
+  config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
+  config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
+  config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
+  ratings::PoolOptions& options = config.pool.options;
+  options.elo = options.sco = options.ml = false;
+  for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_models), ',', absl::SkipEmpty())) {
+    if (m == "elo") {
+      options.elo = true;
+    } else if (m == "sco") {
+      options.sco = true;
+    } else if (m == "ml") {
+      options.ml = true;
+    } else {
+      return Fail(absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
+    }
+  }
+  if (!options.elo && !options.sco && !options.ml) return Fail("--models: name at least one");
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
+  options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
+  config.pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
+  config.pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
+  config.pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
+  if (config.pool.dedup_window == 0) return Fail("--dedup-window must be >= 1");
+  if (absl::Status s = ApplyParams(params, options); !s.ok()) return Fail(std::string(s.message()));
+  auto properties =
+      ratingd::ParseKafkaProperties(line.kafka, absl::GetFlag(FLAGS_kafka_config_file));
+  if (!properties.ok()) return Fail(std::string(properties.status().message()));
+  config.kafka = *properties;
+
+  if (absl::Status s = ratingd::ValidateDaemonConfig(config); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  ratingd::Metrics metrics(config.metrics_max_pools);
+  std::unique_ptr<prometheus::Exposer> exposer;
+  try {
+    exposer = std::make_unique<prometheus::Exposer>(absl::GetFlag(FLAGS_metrics_address));
+  } catch (const std::exception& e) {
+    return Fail(absl::StrCat("--metrics-address=", absl::GetFlag(FLAGS_metrics_address),
+                             ": cannot listen (", e.what(), ")"));
+  }
+  exposer->RegisterCollectable(metrics.registry());
+  exposer->RegisterCollectable(std::make_shared<ratingd::ProcessMetrics>());
+
+  absl::StatusOr<std::unique_ptr<ratingd::Daemon>> daemon =
+      ratingd::Daemon::Create(config, &metrics);
+  if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
+  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address), daemon->get());
+  if (!http.ok()) return Fail(std::string(http.status().message()));
+
+  std::signal(SIGTERM, OnSignal);
+  std::signal(SIGINT, OnSignal);
+  std::fprintf(
+      stderr,
+      "ratingd: metrics on http://127.0.0.1:%d/metrics, API on http://127.0.0.1:%d/v1/pools\n",
+      exposer->GetListeningPorts().at(0), (*http)->port());
+  absl::Status run = (*daemon)->Run(g_stop);
+  http->reset();
+  if (!run.ok()) {
+    std::cerr << "ratingd: " << run.message() << "\n";
+    return 1;
+  }
+  std::cerr << "ratingd: stopped cleanly\n";
+  return 0;
+}

@@ -1,0 +1,155 @@
+#include "daemon/ratingd/partition_state.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/model_params.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+absl::Status Errno(const std::string& what, const std::string& path) {
+  return absl::InternalError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
+}
+
+absl::Status WriteAll(int fd, const std::string& data, const std::string& path) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("cannot write", path);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<LivePool*> PartitionState::GetOrCreate(const std::string& name,
+                                                      const LivePoolConfig& config) {
+  auto it = pools.find(name);
+  if (it == pools.end()) {
+    ASSIGN_OR_RETURN(std::unique_ptr<LivePool> pool, LivePool::Create(name, config));
+    it = pools.emplace(name, std::move(pool)).first;
+  }
+  return it->second.get();
+}
+
+v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) const {
+  v1::Snapshot s;
+  s.set_format(kSnapshotFormat);
+  v1::PartitionOffset* offset = s.add_offsets();
+  offset->set_topic(topic);
+  offset->set_partition(partition);
+  offset->set_next_offset(next_offset);
+  for (const auto& [name, pool] : pools) *s.add_pools() = pool->ToSnapshot();
+  s.set_params_fingerprint(params_fingerprint);
+  return s;
+}
+
+absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
+                                                            const LivePoolConfig& config,
+                                                            const std::string& params_fingerprint) {
+  if (s.format() != kSnapshotFormat) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("snapshot format ", s.format(), " is not the supported ", kSnapshotFormat));
+  }
+  if (s.offsets_size() != 1) {
+    return absl::InvalidArgumentError("a snapshot must hold exactly one partition's offset");
+  }
+  if (s.params_fingerprint() != params_fingerprint) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the snapshot was taken with other model parameters (", s.params_fingerprint(),
+        ") than this run's (", params_fingerprint,
+        "); continuing it would not equal a replay. Restart with the original parameters, or "
+        "move the snapshot directory away to rebuild the state from the topic"));
+  }
+  PartitionState state;
+  state.topic = s.offsets(0).topic();
+  state.partition = s.offsets(0).partition();
+  state.next_offset = s.offsets(0).next_offset();
+  for (v1::PoolSnapshot& p : *s.mutable_pools()) {
+    const std::string name = p.pool();
+    ASSIGN_OR_RETURN(std::unique_ptr<LivePool> pool, LivePool::FromSnapshot(std::move(p), config));
+    if (!state.pools.emplace(name, std::move(pool)).second) {
+      return absl::InvalidArgumentError(absl::StrCat("pool '", name, "' appears twice"));
+    }
+  }
+  return state;
+}
+
+std::string ParamsFingerprint(const LivePoolConfig& config) {
+  const ratings::PoolOptions& o = config.options;
+  std::string text;
+  for (const char* model : {"elo", "sco", "ml"}) {
+    const bool on = std::string(model) == "elo"   ? o.elo
+                    : std::string(model) == "sco" ? o.sco
+                                                  : o.ml;
+    if (!on) continue;
+    absl::StrAppend(&text, model, ModelParamsStruct(model, o).ShortDebugString(), ";");
+  }
+  absl::StrAppend(&text, "seed=", o.seed, ";max_standings=", o.limits.max_standings,
+                  ";max_agent_id_bytes=", o.limits.max_agent_id_bytes,
+                  ";dedup_window=", config.dedup_window, ";ml_solve_every=", config.ml_solve_every,
+                  ";max_displaced=", config.max_displaced);
+  return text;
+}
+
+std::string SnapshotPath(const std::string& dir, const std::string& topic, int32_t partition) {
+  return absl::StrCat(dir, "/", topic, ".", partition, ".snapshot");
+}
+
+absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snapshot& snapshot) {
+  std::string bytes;
+  if (!snapshot.SerializeToString(&bytes)) {
+    return absl::InternalError(absl::StrCat("cannot serialise the snapshot for ", path));
+  }
+  return WriteSnapshotBytes(path, bytes);
+}
+
+absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes) {
+  const std::string tmp = absl::StrCat(path, ".tmp");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create", tmp);
+  absl::Status written = WriteAll(fd, bytes, tmp);
+  if (written.ok() && ::fsync(fd) != 0) written = Errno("cannot fsync", tmp);
+  ::close(fd);
+  if (!written.ok()) return written;
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return Errno("cannot rename to", path);
+  const std::string dir = path.substr(0, path.find_last_of('/') + 1);
+  const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return bytes.size();
+}
+
+absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) {
+    if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return std::nullopt;
+    return Errno("cannot open", path);
+  }
+  std::string bytes(static_cast<size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    return Errno("cannot read", path);
+  }
+  v1::Snapshot snapshot;
+  if (!snapshot.ParseFromString(bytes)) {
+    return absl::DataLossError(absl::StrCat(path, ": not a ratingd snapshot (cannot parse)"));
+  }
+  return snapshot;
+}
+
+}  // namespace ratingd

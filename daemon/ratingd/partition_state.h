@@ -1,0 +1,56 @@
+// The state ratingd keeps for one partition of the results topic: its pools (a pool lives
+// in exactly one partition: the pool is the message key, docs/CONTRACTS.md §1) and the next
+// offset to read. Snapshots are per partition (docs/ARCHITECTURE.md §5):
+// <dir>/<topic>.<partition>.snapshot, written atomically.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "daemon/ratingd/live_pool.h"
+#include "ratingd/v1/snapshot.pb.h"
+
+namespace ratingd {
+
+inline constexpr uint32_t kSnapshotFormat = 1;
+
+struct PartitionState {
+  std::string topic;
+  int32_t partition = 0;
+  int64_t next_offset = 0;  // every record before it is reflected in `pools`
+  // Records below this offset were processed and committed before (by this instance or
+  // another): they are replayed into `pools` without emitting anything.
+  int64_t replay_until = 0;
+  std::map<std::string, std::unique_ptr<LivePool>> pools;  // ordered: deterministic snapshots
+
+  // The pool named `name`, created if new.
+  absl::StatusOr<LivePool*> GetOrCreate(const std::string& name, const LivePoolConfig& config);
+  v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
+  // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
+  // pool does not restore (the message names the pool and the problem).
+  static absl::StatusOr<PartitionState> FromSnapshot(v1::Snapshot snapshot,
+                                                     const LivePoolConfig& config,
+                                                     const std::string& params_fingerprint);
+};
+
+// A fingerprint of everything that must match for a snapshot to be continued exactly:
+// enabled models, their parameters, limits, seed, dedup window and ml schedule.
+std::string ParamsFingerprint(const LivePoolConfig& config);
+
+std::string SnapshotPath(const std::string& dir, const std::string& topic, int32_t partition);
+
+// Atomic: writes <path>.tmp, fsyncs it, renames it over <path>, fsyncs the directory.
+// Returns the size written.
+absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snapshot& snapshot);
+// The same for an already serialised snapshot.
+absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes);
+// nullopt if the file does not exist; an error naming the file if it cannot be read or
+// parsed.
+absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path);
+
+}  // namespace ratingd

@@ -1,0 +1,55 @@
+#include "daemon/ratingd/result_decoder.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "ratingd/v1/game_result.pb.h"
+#include "ratings/io/game_result_proto.h"
+
+namespace ratingd {
+
+const std::vector<std::string>& RejectionReasons() {
+  static const std::vector<std::string>* const reasons = [] {
+    auto* r = new std::vector<std::string>{"unparseable", "missing_pool", "missing_game_id",
+                                           "key_mismatch"};
+    using P = ratings::ResultProblem;
+    for (P p : {P::kTooFewStandings, P::kTooManyStandings, P::kBadWeight, P::kEmptyAgentId,
+                P::kAgentIdTooLong, P::kZeroRank, P::kBadScore, P::kDuplicateAgent}) {
+      r->emplace_back(ratings::ResultProblemName(p));
+    }
+    return r;
+  }();
+  return *reasons;
+}
+
+std::variant<DecodedResult, Rejection> DecodeResult(absl::string_view key, absl::string_view value,
+                                                    const ratings::ResultLimits& limits) {
+  v1::GameResult message;
+  if (!message.ParseFromArray(value.data(), static_cast<int>(value.size()))) {
+    return Rejection{"unparseable",
+                     absl::StrCat("not a ratingd.v1.GameResult (", value.size(), " bytes)")};
+  }
+  if (message.pool().empty()) return Rejection{"missing_pool", "missing pool"};
+  if (message.game_id().empty()) return Rejection{"missing_game_id", "missing game_id"};
+  if (key != message.pool()) {
+    return Rejection{"key_mismatch", absl::StrCat("message key '", absl::CHexEscape(key),
+                                                  "' is not the pool '", message.pool(), "'")};
+  }
+  // Refuse oversized results before converting them.
+  if (static_cast<size_t>(message.standings_size()) > limits.max_standings) {
+    return Rejection{"too_many_standings",
+                     absl::StrCat("too many standings (", message.standings_size(), " > limit ",
+                                  limits.max_standings, ")")};
+  }
+  DecodedResult decoded{ratings::io::RecordFromProto(message), message.event_time()};
+  std::string why;
+  const ratings::ResultProblem problem = ratings::CheckResult(decoded.record.result, limits, &why);
+  if (problem != ratings::ResultProblem::kNone) {
+    return Rejection{std::string(ratings::ResultProblemName(problem)), std::move(why)};
+  }
+  return decoded;
+}
+
+}  // namespace ratingd

@@ -1,0 +1,171 @@
+#include "daemon/ratingctl/rate_batch.h"
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratingd {
+namespace {
+
+using ::ratings::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+const std::string kData = RATINGD_TEST_DATA;
+
+std::string WriteTemp(const std::string& name, const std::string& content) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+std::string Game(const std::string& id, const std::string& first, const std::string& second) {
+  return R"({"pool":"p","gameId":")" + id + R"(","standings":[{"agent":")" + first +
+         R"(","rank":1},{"agent":")" + second + R"(","rank":2}]})" + "\n";
+}
+
+std::vector<std::string> Keys(const google::protobuf::Struct& s) {
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : s.fields()) keys.push_back(k);
+  return keys;
+}
+
+// Closed form (Zermelo/Hunter): a beat b 3 times, lost once; prior 0: 400 log10(3) apart
+// around the anchor.
+TEST(BatchMethodsTest, EloBtOnJsonlMatchesTheClosedForm) {
+  const std::string path = WriteTemp("bt.jsonl", Game("1", "a", "b") + Game("2", "a", "b") +
+                                                     Game("3", "b", "a") + Game("4", "a", "b"));
+  auto report = RunRate({.method = "elo-bt", .input = path, .params = {"prior=0"}});
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->results(), 4u);
+  EXPECT_EQ(report->ranking(0).agent(), "a");
+  EXPECT_NEAR(report->ranking(0).rating() - report->ranking(1).rating(), 400 * std::log10(3.0),
+              1e-3);
+  EXPECT_NEAR(report->ranking(0).rating() + report->ranking(1).rating(), 3000, 1e-3);
+  const auto& extra = report->extra().fields();
+  EXPECT_EQ(extra.at("variant").string_value(), "mm");
+  EXPECT_EQ(extra.at("pairs").number_value(), 1);
+  EXPECT_TRUE(extra.at("converged").bool_value());
+  EXPECT_THAT(Keys(extra.at("params").struct_value()),
+              UnorderedElementsAre("prior", "accelerate", "anchor", "tolerance", "max_iterations",
+                                   "permutations", "k", "initial"));
+  EXPECT_EQ(extra.at("params").struct_value().fields().at("prior").number_value(), 0);
+}
+
+TEST(BatchMethodsTest, EveryEffectiveParamIsReported) {
+  const std::string path = WriteTemp("p.jsonl", Game("1", "a", "b"));
+  auto sco = RunRate({.method = "sco-batch", .input = path, .params = {"batch=4"}, .seed = 3});
+  ASSERT_TRUE(sco.ok()) << sco.status();
+  const auto& params = sco->extra().fields().at("params").struct_value();
+  EXPECT_THAT(Keys(params),
+              UnorderedElementsAre("batch", "iterations", "alpha", "tau", "min", "max"));
+  EXPECT_EQ(params.fields().at("batch").number_value(), 4);
+  EXPECT_EQ(params.fields().at("iterations").number_value(), 10000);
+  EXPECT_EQ(params.fields().at("alpha").number_value(), 0.01);
+  EXPECT_EQ(sco->extra().fields().at("seed").number_value(), 3);
+  auto fy = RunRate({.method = "sco-fy", .input = path});
+  ASSERT_TRUE(fy.ok()) << fy.status();
+  EXPECT_THAT(
+      Keys(fy->extra().fields().at("params").struct_value()),
+      UnorderedElementsAre("batch", "iterations", "alpha", "epsilon", "samples", "min", "max"));
+}
+
+// The Rainbow table ([VasE]): Rainbow is the strong Condorcet
+// winner; SCO top-ranks Condorcet winners ([SCO] Theorem 1) and so does the BT fit here.
+TEST(BatchMethodsTest, EveryMethodOnEveryFormat) {
+  for (const std::string method : {"elo-bt", "sco-batch", "sco-fy"}) {
+    auto atari = RunRate({.method = method, .input = kData + "/atari/atari_rainbow_table6.txt"});
+    ASSERT_TRUE(atari.ok()) << method << ": " << atari.status();
+    EXPECT_EQ(atari->agents(), 8u);
+    if (method != "sco-fy") {
+      EXPECT_EQ(atari->ranking(0).agent(), "rainbow") << method;
+    }
+    auto preflib = RunRate({.method = method, .input = kData + "/preflib/00016-00000002.toi"});
+    ASSERT_TRUE(preflib.ok()) << method << ": " << preflib.status();
+    EXPECT_GT(preflib->ranking_size(), 2);
+  }
+}
+
+TEST(BatchMethodsTest, PermutationVariantOfEloBt) {
+  const std::string path = WriteTemp("perm.jsonl", Game("1", "a", "b") + Game("2", "b", "a"));
+  auto report = RunRate({.method = "elo-bt", .input = path, .params = {"permutations=50"}});
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->extra().fields().at("variant").string_value(), "permutations");
+  // Zero-sum online Elo, averaged: the total stays 2 x 1500.
+  EXPECT_NEAR(report->ranking(0).rating() + report->ranking(1).rating(), 3000, 1e-9);
+}
+
+TEST(BatchMethodsTest, SeedsAreDeterministic) {
+  const std::string path =
+      WriteTemp("seed.jsonl", Game("1", "a", "b") + Game("2", "b", "c") + Game("3", "c", "a"));
+  auto run = [&](uint64_t seed) {
+    auto r =
+        RunRate({.method = "sco-batch", .input = path, .params = {"iterations=100"}, .seed = seed});
+    return r->ranking(0).rating();
+  };
+  EXPECT_EQ(run(1), run(1));
+  EXPECT_NE(run(1), run(2));
+}
+
+TEST(BatchMethodsTest, BadParamsNameTheParameter) {
+  const std::string path = WriteTemp("bad.jsonl", Game("1", "a", "b"));
+  EXPECT_THAT(RunRate({.method = "sco-batch", .input = path, .params = {"batch=x"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--param batch (sco-batch): 'x' is not an integer")));
+  EXPECT_THAT(RunRate({.method = "sco-fy", .input = path, .params = {"tau=1"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("unknown parameter 'tau' for method sco-fy; known: batch")));
+  EXPECT_THAT(RunRate({.method = "sco-batch", .input = path, .params = {"batch=0"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("batch must be >= 1")));
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"prior"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("expected key=value")));
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"permutations=-1"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("permutations")));
+  // Options of the variant not run are still checked.
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"permutations=5", "prior=-1"}})
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("prior")));
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"k=-1"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("k")));
+  // prior = 0 with an unbeaten agent: the MLE does not exist.
+  EXPECT_THAT(RunRate({.method = "elo-bt", .input = path, .params = {"prior=0"}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("strongly connected")));
+}
+
+// RateRecords on in-memory records gives what RunRate gives on the file.
+TEST(BatchMethodsTest, RateRecordsEqualsRunRate) {
+  const std::string path =
+      WriteTemp("same.jsonl", Game("1", "a", "b") + Game("2", "b", "c") + Game("3", "a", "c"));
+  const RateConfig config = {.method = "sco-batch", .input = path, .params = {"iterations=50"}};
+  auto records = ReadPoolRecords(config);
+  ASSERT_TRUE(records.ok());
+  auto from_memory = RateRecords(config, records->records, records->skipped_votes);
+  auto from_file = RunRate(config);
+  ASSERT_TRUE(from_memory.ok() && from_file.ok());
+  EXPECT_EQ(*ReportToJson(*from_memory), *ReportToJson(*from_file));
+}
+
+// The interim tally by hand: a>b>c, then b>a with c tied... (b, a ranked 1, 2; c 2):
+// (a,b): a above once, b above once; (a,c): a above once, tie once; (b,c): b above twice.
+TEST(BatchMethodsTest, TallyPairsByHand) {
+  ratings::AgentIndex index;
+  std::vector<ratings::io::ResultRecord> records(2);
+  records[0].result.standings = {{"a", 1, {}}, {"b", 2, {}}, {"c", 3, {}}};
+  records[1].result.standings = {{"b", 1, {}}, {"a", 2, {}}, {"c", 2, {}}};
+  auto votes = ToVoteSet(records, "mem", index);
+  ASSERT_TRUE(votes.ok());
+  const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(*votes);
+  ASSERT_EQ(pairs.size(), 3u);
+  auto as_tuple = [](const ratings::PairCount& p) { return std::tuple(p.a, p.b, p.n_ab, p.n_ba); };
+  EXPECT_THAT((std::vector{as_tuple(pairs[0]), as_tuple(pairs[1]), as_tuple(pairs[2])}),
+              ElementsAre(std::tuple(0u, 1u, 1.0, 1.0), std::tuple(0u, 2u, 1.0, 0.0),
+                          std::tuple(1u, 2u, 2.0, 0.0)));
+}
+
+}  // namespace
+}  // namespace ratingd

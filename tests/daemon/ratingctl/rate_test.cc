@@ -1,0 +1,150 @@
+#include "daemon/ratingctl/rate.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratingd {
+namespace {
+
+using ::ratings::testing::StatusIs;
+using ::testing::HasSubstr;
+
+const std::string kData = RATINGD_TEST_DATA;
+
+std::string WriteTemp(const std::string& name, const std::string& content) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+std::map<std::string, const v1::RankedAgent*> ByAgent(const v1::RatingReport& report) {
+  std::map<std::string, const v1::RankedAgent*> out;
+  for (const auto& r : report.ranking()) out[r.agent()] = &r;
+  return out;
+}
+
+// Hand-computed (see elo_test.cc): one 2-player game between newcomers, default K.
+TEST(RateCommandTest, EloOnJsonl) {
+  const std::string path = WriteTemp(
+      "two.jsonl",
+      R"({"pool":"p","gameId":"g1","standings":[{"agent":"b","rank":2},{"agent":"a","rank":1}]})"
+      "\n");
+  auto report = RunRate({.method = "elo", .input = path});
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->method(), "elo");
+  EXPECT_EQ(report->agents(), 2u);
+  EXPECT_EQ(report->results(), 1u);
+  ASSERT_EQ(report->ranking_size(), 2);
+  EXPECT_EQ(report->ranking(0).agent(), "a");
+  EXPECT_EQ(report->ranking(0).rank(), 1u);
+  EXPECT_EQ(report->ranking(0).rating(), 1516.0);
+  EXPECT_EQ(report->ranking(1).rating(), 1484.0);
+  const auto& params = report->extra().fields().at("params").struct_value().fields();
+  EXPECT_EQ(params.at("k").number_value(), 32);
+  EXPECT_EQ(params.at("initial").number_value(), 1500);
+}
+
+TEST(RateCommandTest, ParamsReachTheModel) {
+  const std::string path = WriteTemp(
+      "params.jsonl",
+      R"({"pool":"p","gameId":"g1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]})"
+      "\n");
+  auto report = RunRate({.method = "elo", .input = path, .params = {"k=10", "initial=0"}});
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->ranking(0).rating(), 5.0);
+}
+
+// [VasE] App.: the pentathlon profile as a PrefLib file.
+constexpr char kPentathlon[] =
+    "# FILE NAME: pentathlon.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 3\n"
+    "# NUMBER VOTERS: 5\n# NUMBER UNIQUE ORDERS: 4\n"
+    "# ALTERNATIVE NAME 1: A\n# ALTERNATIVE NAME 2: B\n# ALTERNATIVE NAME 3: C\n"
+    "1: 1,2,3\n1: 1,3,2\n2: 3,1,2\n1: 2,3,1\n";
+
+TEST(RateCommandTest, MlOnThePentathlonPicksTheCondorcetWinner) {
+  const std::string path = WriteTemp("pentathlon.soc", kPentathlon);
+  auto report = RunRate({.method = "ml", .input = path});
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->results(), 5u);
+  EXPECT_EQ(report->ranking(0).agent(), "C");
+  const auto& extra = report->extra().fields();
+  const double e = extra.at("exploitability").number_value();
+  EXPECT_LE(e, 1e-3);
+  EXPECT_TRUE(extra.at("converged").bool_value());
+  // Certificate bound (maximal_lottery_test.cc): p_C >= 1 - 3e.
+  EXPECT_GE(extra.at("lottery").struct_value().fields().at("C").number_value(), 1 - 3 * e - 1e-12);
+}
+
+// The Rainbow table: Rainbow is the strong Condorcet winner ([VasE] Table 6
+// discussion), so ml puts (nearly) all probability on it.
+TEST(RateCommandTest, RainbowTableThroughAllThreeModels) {
+  const std::string path = kData + "/atari/atari_rainbow_table6.txt";
+  for (const char* method : {"elo", "sco", "ml"}) {
+    auto report = RunRate({.method = method, .input = path});
+    ASSERT_TRUE(report.ok()) << method << ": " << report.status();
+    EXPECT_EQ(report->agents(), 8u) << method;
+    EXPECT_EQ(report->results(), 54u) << method;
+  }
+  auto ml = RunRate({.method = "ml", .input = path});
+  ASSERT_TRUE(ml.ok());
+  EXPECT_EQ(ml->ranking(0).agent(), "rainbow");
+  EXPECT_LE(ml->extra().fields().at("exploitability").number_value(), 1e-3);
+}
+
+TEST(RateCommandTest, SeveralPoolsNeedAChoice) {
+  const std::string path = WriteTemp(
+      "pools.jsonl",
+      R"({"pool":"p1","gameId":"g1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]})"
+      "\n"
+      R"({"pool":"p2","gameId":"g2","standings":[{"agent":"b","rank":1},{"agent":"c","rank":2}]})"
+      "\n");
+  EXPECT_THAT(
+      RunRate({.method = "elo", .input = path}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("holds results of 2 pools (p1, p2)")));
+  auto report = RunRate({.method = "elo", .input = path, .pool = "p2"});
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->results(), 1u);
+  EXPECT_EQ(ByAgent(*report).count("a"), 0u);
+}
+
+TEST(RateCommandTest, ErrorsNameWhatIsWrong) {
+  EXPECT_THAT(RunRate({.method = "glicko", .input = "x.jsonl"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("unknown method 'glicko'; known: elo, sco, ml")));
+  EXPECT_THAT(RunRate({.method = "elo", .input = "results.csv"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("results.csv")));
+  EXPECT_THAT(RunRate({.method = "sco", .input = "x.jsonl", .params = {"tau=0"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tau")));
+  const std::string bad = WriteTemp(
+      "bad.jsonl",
+      R"({"pool":"p","gameId":"g1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]})"
+      "\n"
+      R"({"pool":"p","gameId":"g2","standings":[{"agent":"a","rank":1},{"agent":"b","rank":0}]})"
+      "\n");
+  EXPECT_THAT(RunRate({.method = "elo", .input = bad}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bad.jsonl:2:")));
+}
+
+TEST(RateCommandTest, MlRefusesPoolsAboveMaxAgents) {
+  const std::string path = WriteTemp("pentathlon2.soc", kPentathlon);
+  EXPECT_THAT(RunRate({.method = "ml", .input = path, .params = {"max_agents=2"}}),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("max_agents 2")));
+}
+
+TEST(RateCommandTest, JsonIsByteIdenticalAcrossRuns) {
+  const std::string path = kData + "/atari/atari_rainbow_table6.txt";
+  auto first = RunRate({.method = "ml", .input = path, .seed = 3});
+  auto second = RunRate({.method = "ml", .input = path, .seed = 3});
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(*ReportToJson(*first), *ReportToJson(*second));
+  EXPECT_THAT(*ReportToJson(*first), HasSubstr(R"("method":"ml","agents":8,"results":54,)"));
+}
+
+}  // namespace
+}  // namespace ratingd

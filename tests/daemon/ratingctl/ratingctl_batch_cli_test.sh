@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The command-line contract of the batch methods, generate and eval through the real binary:
+# rate with elo-bt / sco-batch / sco-fy on every format, generate (byte-identical across processes,
+# readable by rate), eval (JSON out, deterministic), errors (exit 1, stderr names the
+# problem, nothing on stdout), progress on stderr only when it is a terminal.
+set -euo pipefail
+ratingctl=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# 1. Every batch method on every shipped format: valid JSON, quiet stderr when not a tty.
+for input in "$data/atari/atari_rainbow_table6.txt" "$data/preflib/00004-00000102.soc" \
+             "$data/preflib/00016-00000002.toi"; do
+  for method in elo-bt sco-batch sco-fy; do
+    if ! "$ratingctl" rate --method "$method" --input "$input" --param iterations=500 \
+        >"$tmp/out.json" 2>"$tmp/err" &&
+       ! [ "$method" = elo-bt ]; then
+      fail "$method on $input exited non-zero: $(cat "$tmp/err")"
+      continue
+    fi
+    if [ "$method" = elo-bt ]; then
+      "$ratingctl" rate --method elo-bt --input "$input" >"$tmp/out.json" 2>"$tmp/err" ||
+        { fail "elo-bt on $input: $(cat "$tmp/err")"; continue; }
+    fi
+    [ -s "$tmp/err" ] && fail "$method on $input wrote to stderr: $(cat "$tmp/err")"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["method"]==sys.argv[2] and d["ranking"] and d["extra"]["params"], d' \
+      "$tmp/out.json" "$method" || fail "$method on $input: bad JSON"
+  done
+done
+
+# 2. generate: byte-identical files from two processes; rate reads them.
+for model in mallows plackett-luce clones cycle tournament; do
+  "$ratingctl" generate --model "$model" --out "$tmp/a.jsonl" --seed 9 2>"$tmp/err" ||
+    { fail "generate $model: $(cat "$tmp/err")"; continue; }
+  "$ratingctl" generate --model "$model" --out "$tmp/b.jsonl" --seed 9
+  cmp -s "$tmp/a.jsonl" "$tmp/b.jsonl" || fail "generate $model: JSONL differs between runs"
+  cmp -s "$tmp/a.truth.json" "$tmp/b.truth.json" || fail "generate $model: truth differs"
+  "$ratingctl" rate --method sco-batch --input "$tmp/a.jsonl" --param iterations=200 >/dev/null ||
+    fail "rate cannot read generated $model"
+done
+
+# 3. eval: JSON with the metrics asked for, identical across processes.
+"$ratingctl" generate --model tournament --out "$tmp/t.jsonl" --param contests=120 --seed 1
+for run in 1 2; do
+  "$ratingctl" eval --input "$tmp/t.jsonl" --method elo-bt --truth "$tmp/t.truth.json" \
+    --methods elo,sco-batch --splits 3 --param sco-batch:iterations=300 --seed 4 \
+    >"$tmp/eval$run.json" 2>"$tmp/err" || fail "eval exited non-zero: $(cat "$tmp/err")"
+done
+cmp -s "$tmp/eval1.json" "$tmp/eval2.json" || fail "eval output differs between runs"
+python3 - "$tmp/eval1.json" <<'PY' || fail "eval JSON lacks a metric"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["truth"]
+for key in ("ktd", "ktd_normalised", "identification_error", "gre", "agents_compared"):
+    assert key in t, key
+assert 0 <= t["ktd_normalised"] <= 1
+assert "condorcet_winner" in d
+m = d["held_out"]["methods"]
+assert set(m) == {"elo", "sco-batch"} and len(m["elo"]["ktd_test"]) == 3, m
+PY
+
+# 4. Errors: exit 1, the parameter or file named on stderr, nothing on stdout.
+expect_error() {  # expect_error WORDS ARGS...
+  local words=$1
+  shift
+  if "$ratingctl" "$@" >"$tmp/out" 2>"$tmp/err"; then
+    fail "'$*' should fail"
+  elif [ -s "$tmp/out" ]; then
+    fail "'$*' printed on stdout"
+  elif ! grep -q -- "$words" "$tmp/err"; then
+    fail "'$*': stderr lacks '$words': $(cat "$tmp/err")"
+  fi
+}
+expect_error "--param batch (sco-batch)" rate --method sco-batch --input "$tmp/t.jsonl" --param batch=x
+expect_error "unknown parameter 'phi'" generate --model mallows --out "$tmp/x.jsonl" --param phi=1
+expect_error "/nonexistent/truth" eval --input "$tmp/t.jsonl" --method elo --truth /nonexistent/truth
+expect_error "--ranking or --method" eval --input "$tmp/t.jsonl" --method elo --ranking "$tmp/t.truth.json"
+
+# 5. Progress: a line on stderr when it is a terminal (script gives a pty), none otherwise.
+if command -v script >/dev/null; then
+  script -q -c "'$ratingctl' rate --method sco-batch --input '$tmp/t.jsonl' >/dev/null" /dev/null \
+    >"$tmp/tty" 2>&1 || true
+  grep -q "sco-batch 100%" "$tmp/tty" || fail "no progress on a terminal: $(head -c 200 "$tmp/tty")"
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all batch CLI checks passed"

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# The command-line contract of `ratingctl rate` (docs/CONTRACTS.md §2), through the real binary:
+# JSON on stdout and exit 0 on success; on invalid input exit != 0, a message naming
+# file and line on stderr and nothing on stdout; byte-identical output across processes;
+# and Elo/SCO equal to an independent Python implementation on generated data.
+set -euo pipefail
+ratingctl=$1
+data=$2
+here=$(cd "$(dirname "$0")" && pwd)
+reference="$here/../../reference/online_models.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# 1. Every online method on every shipped format, with valid JSON out.
+for input in "$data/atari/atari_rainbow_table6.txt" "$data/preflib/00004-00000102.soc" \
+             "$data/preflib/00016-00000002.toi"; do
+  for method in elo sco ml; do
+    if ! "$ratingctl" rate --method "$method" --input "$input" >"$tmp/out.json" 2>"$tmp/err"; then
+      fail "$method on $input exited non-zero: $(cat "$tmp/err")"
+      continue
+    fi
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["method"]==sys.argv[2] and d["ranking"], d' \
+      "$tmp/out.json" "$method" || fail "$method on $input: bad JSON"
+  done
+done
+
+# 2. ml's printed lottery meets the default exploitability bound.
+"$ratingctl" rate --method ml --input "$data/atari/atari_agent57_table.txt" >"$tmp/ml.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["extra"]["exploitability"]; assert 0<=e<=1e-3, e; assert abs(sum(d["extra"]["lottery"].values())-1)<1e-9' \
+  "$tmp/ml.json" || fail "ml exploitability bound"
+
+# 3. Byte-identical output from two processes (same input, same seed).
+for method in elo sco ml; do
+  "$ratingctl" rate --method "$method" --input "$data/preflib/00008-00000012.soi" --seed 5 >"$tmp/a"
+  "$ratingctl" rate --method "$method" --input "$data/preflib/00008-00000012.soi" --seed 5 >"$tmp/b"
+  cmp -s "$tmp/a" "$tmp/b" || fail "$method output differs between two runs"
+done
+
+# 4. Invalid input: non-zero exit, file:line on stderr, nothing on stdout.
+printf '%s\n' '{"pool":"p","gameId":"1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]}' \
+  '{"pool":"p","gameId":"2","standings":[{"agent":"a","rank":1},{"agent":"a","rank":2}]}' >"$tmp/bad.jsonl"
+expect_error() {  # expect_error WORDS_ON_STDERR ARGS...
+  local words=$1
+  shift
+  if "$ratingctl" "$@" >"$tmp/out" 2>"$tmp/err"; then
+    fail "'$*' should fail"
+  elif [ -s "$tmp/out" ]; then
+    fail "'$*' printed on stdout: $(head -c 200 "$tmp/out")"
+  elif ! grep -qF -- "$words" "$tmp/err"; then
+    fail "'$*': stderr lacks '$words': $(cat "$tmp/err")"
+  fi
+}
+expect_error "bad.jsonl:2: standings[1]: agent 'a' appears twice" rate --method elo --input "$tmp/bad.jsonl"
+expect_error "missing.jsonl" rate --method elo --input "$tmp/missing.jsonl"
+expect_error "unknown method 'glicko'" rate --method glicko --input "$tmp/bad.jsonl"
+expect_error "unknown parameter 'K' for method elo" rate --method elo --input "$tmp/bad.jsonl" --param K=1
+expect_error "--input FILE is required" rate --method elo
+expect_error "unknown subcommand 'rank'" rank
+printf '# game x y\nt1 1 2\nt2 3 oops\n' >"$tmp/scores.txt"
+expect_error "scores.txt:3:" rate --method sco --input "$tmp/scores.txt"
+
+# 5. Elo and SCO agree with the independent reference on generated data, defaults and not.
+python3 "$reference" generate 11 3000 "$tmp/gen.jsonl"
+for run in "elo" "elo k=20 initial=1000" "sco" "sco alpha=0.5 tau=2 min=-10 max=10"; do
+  set -- $run
+  method=$1
+  shift
+  args=()
+  for p in "$@"; do args+=(--param "$p"); done
+  "$ratingctl" rate --method "$method" --input "$tmp/gen.jsonl" "${args[@]}" >"$tmp/gen.json"
+  python3 "$reference" check "$method" "$tmp/gen.jsonl" "$tmp/gen.json" "$@" || fail "reference: $run"
+done
+
+# 6. The batch voting methods on every format: valid JSON, every agent ranked,
+#    every parameter reported.
+printf '%s\n' \
+  '{"pool":"p","gameId":"1","standings":[{"agent":"A","rank":1},{"agent":"B","rank":2},{"agent":"C","rank":3}]}' \
+  '{"pool":"p","gameId":"2","standings":[{"agent":"A","rank":1},{"agent":"C","rank":2},{"agent":"B","rank":3}]}' \
+  '{"pool":"p","gameId":"3","weight":2,"standings":[{"agent":"C","rank":1},{"agent":"A","rank":2},{"agent":"B","rank":3}]}' \
+  '{"pool":"p","gameId":"4","standings":[{"agent":"B","rank":1},{"agent":"C","rank":2},{"agent":"A","rank":3}]}' \
+  >"$tmp/pentathlon.jsonl"
+voting_methods="approval plurality borda stv copeland kemeny ranked-pairs schulze ml-exact iml"
+for input in "$tmp/pentathlon.jsonl" "$data/atari/atari_rainbow_table6.txt" \
+             "$data/preflib/00004-00000102.soc" "$data/preflib/00016-00000002.toi"; do
+  for method in $voting_methods; do
+    if ! "$ratingctl" rate --method "$method" --input "$input" >"$tmp/out.json" 2>"$tmp/err"; then
+      fail "$method on $input exited non-zero: $(cat "$tmp/err")"
+      continue
+    fi
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["method"]==sys.argv[2] and len(d["ranking"])==d["agents"] and "params" in d["extra"], d' \
+      "$tmp/out.json" "$method" || fail "$method on $input: bad JSON"
+  done
+done
+
+# An empty file is a valid, empty election for every voting method.
+: >"$tmp/empty.jsonl"
+for method in $voting_methods; do
+  "$ratingctl" rate --method "$method" --input "$tmp/empty.jsonl" >"$tmp/out.json" 2>"$tmp/err" ||
+    fail "$method on an empty file: $(cat "$tmp/err")"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["agents"]==0 and d["ranking"]==[], d' \
+    "$tmp/out.json" || fail "$method on an empty file: bad JSON"
+done
+
+# 7. The pentathlon of the [VasE] appendix through the binary (expected
+#    values from the appendix; Schulze's C is 6 by its definition, the appendix's 7 is a
+#    typo — see tests/ratings/voting/pentathlon_test.cc).
+check_ratings() {  # check_ratings METHOD 'A:x B:y C:z' [PARAM]...
+  local method=$1 expected=$2
+  shift 2
+  local args=()
+  for p in "$@"; do args+=(--param "$p"); done
+  "$ratingctl" rate --method "$method" --input "$tmp/pentathlon.jsonl" "${args[@]}" >"$tmp/p.json"
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {r["agent"]: r["rating"] for r in d["ranking"]}
+for item in sys.argv[2].split():
+    agent, value = item.split(":")
+    assert abs(got[agent] - float(value)) < 1e-9, (agent, got)
+' "$tmp/p.json" "$expected" || fail "pentathlon $method: $(cat "$tmp/p.json")"
+}
+check_ratings approval "A:4 B:2 C:4" k=2
+check_ratings plurality "A:2 B:1 C:2"
+check_ratings borda "A:6 B:3 C:6"
+check_ratings stv "C:6.3 A:3.2 B:2.1"
+check_ratings copeland "A:1 B:0 C:2"
+check_ratings kemeny "C:6 A:4 B:0"
+check_ratings schulze "C:6 A:4 B:0"
+check_ratings ranked-pairs "C:5 A:3 B:0"
+check_ratings iml "C:3 A:2 B:1"
+"$ratingctl" rate --method ml-exact --input "$tmp/pentathlon.jsonl" >"$tmp/p.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ranking"][0]["agent"]=="C" and d["extra"]["lottery"]["C"]==1 and d["extra"]["params"]["max_agents"]==4096, d' \
+  "$tmp/p.json" || fail "pentathlon ml-exact"
+"$ratingctl" rate --method ml-exact --input "$tmp/pentathlon.jsonl" --output table >"$tmp/p.txt"
+grep -q "probability" "$tmp/p.txt" || fail "ml-exact table lacks the probability column"
+"$ratingctl" rate --method stv --input "$tmp/pentathlon.jsonl" >"$tmp/p.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["extra"]["params"]=={"winners":1} and d["extra"]["winners"]==["C"], d' \
+  "$tmp/p.json" || fail "stv reports its effective winners"
+
+# 8. The Rainbow Atari table: the A3C / Dueling-DDQN tie is one IML level, 1/2 each.
+"$ratingctl" rate --method iml --input "$data/atari/atari_rainbow_table6.txt" >"$tmp/iml.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+levels = d["extra"]["levels"]
+assert len(levels) == 7 and levels[0] == [{"agent": "rainbow", "probability": 1}], levels
+assert levels[3] == [{"agent": "a3c", "probability": 0.5}, {"agent": "dueling-ddqn", "probability": 0.5}], levels
+' "$tmp/iml.json" || fail "atari iml levels"
+
+# 9. Voting methods: deterministic bytes, and errors naming the parameter or the limit.
+for method in stv ml-exact iml; do
+  "$ratingctl" rate --method "$method" --input "$data/preflib/00008-00000012.soi" >"$tmp/a"
+  "$ratingctl" rate --method "$method" --input "$data/preflib/00008-00000012.soi" >"$tmp/b"
+  cmp -s "$tmp/a" "$tmp/b" || fail "$method output differs between two runs"
+done
+atari="$data/atari/atari_rainbow_table6.txt"
+# A majority cycle of three (A>B>C, B>C>A, C>A>B) cannot be split: refused at 2.
+printf '%s\n' \
+  '{"pool":"p","gameId":"1","standings":[{"agent":"A","rank":1},{"agent":"B","rank":2},{"agent":"C","rank":3}]}' \
+  '{"pool":"p","gameId":"2","standings":[{"agent":"B","rank":1},{"agent":"C","rank":2},{"agent":"A","rank":3}]}' \
+  '{"pool":"p","gameId":"3","standings":[{"agent":"C","rank":1},{"agent":"A","rank":2},{"agent":"B","rank":3}]}' \
+  >"$tmp/cycle.jsonl"
+expect_error "kemeny: 3 agents is above the exact solver's limit of 2" rate --method kemeny --input "$tmp/cycle.jsonl" --param max_agents=2
+"$ratingctl" rate --method kemeny --input "$atari" --param max_agents=2 >/dev/null ||
+  fail "kemeny on the Atari table splits into components of at most 2 agents"
+expect_error "--param max_agents (kemeny): '40' is not an integer in [2, 25]" rate --method kemeny --input "$atari" --param max_agents=40
+expect_error "--param k (approval): '0' is not an integer" rate --method approval --input "$atari" --param k=0
+expect_error "unknown parameter 'x' for method borda (the method takes no parameters)" rate --method borda --input "$atari" --param x=1
+expect_error "unknown parameter 'k' for method stv; known: winners" rate --method stv --input "$atari" --param k=2
+expect_error "winners: 9 is not in [0, 8]" rate --method stv --input "$atari" --param winners=9
+expect_error "above the limit of 4 agents" rate --method ml-exact --input "$atari" --param max_agents=4
+printf '%s\n' \
+  '{"pool":"p","gameId":"1","weight":1e308,"standings":[{"agent":"A","rank":1},{"agent":"B","rank":2}]}' \
+  '{"pool":"p","gameId":"2","weight":1e308,"standings":[{"agent":"B","rank":1},{"agent":"A","rank":2}]}' \
+  >"$tmp/huge.jsonl"
+for method in $voting_methods; do
+  expect_error "total weight of the results overflows" rate --method "$method" --input "$tmp/huge.jsonl"
+done
+# Pools never mix: two pools need --pool, which then rates only that one.
+printf '%s\n' \
+  '{"pool":"x","gameId":"1","standings":[{"agent":"A","rank":1},{"agent":"B","rank":2}]}' \
+  '{"pool":"y","gameId":"1","standings":[{"agent":"C","rank":1},{"agent":"D","rank":2},{"agent":"E","rank":3}]}' \
+  >"$tmp/pools.jsonl"
+expect_error "holds results of 2 pools (x, y)" rate --method borda --input "$tmp/pools.jsonl"
+"$ratingctl" rate --method borda --input "$tmp/pools.jsonl" --pool y >"$tmp/p.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["agents"]==3 and d["results"]==1 and d["ranking"][0]["agent"]=="C", d' \
+  "$tmp/p.json" || fail "borda --pool y"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failed"
+  exit 1
+fi
+echo "ratingctl CLI contract: all checks passed"
