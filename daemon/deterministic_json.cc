@@ -1,5 +1,7 @@
 #include "daemon/deterministic_json.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -34,6 +36,30 @@ absl::StatusOr<std::string> DeterministicJson(const google::protobuf::Message& m
     return absl::InternalError(absl::StrCat("cannot print the document: ", status.ToString()));
   }
   return out;
+}
+
+google::protobuf::Value NumberValue(double x) {
+  google::protobuf::Value v;
+  v.set_number_value(x);
+  return v;
+}
+
+google::protobuf::Value StringValue(std::string s) {
+  google::protobuf::Value v;
+  v.set_string_value(std::move(s));
+  return v;
+}
+
+google::protobuf::Value BoolValue(bool b) {
+  google::protobuf::Value v;
+  v.set_bool_value(b);
+  return v;
+}
+
+google::protobuf::Value NullValue() {
+  google::protobuf::Value v;
+  v.set_null_value(google::protobuf::NULL_VALUE);
+  return v;
 }
 
 }  // namespace ratingd

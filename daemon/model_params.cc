@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "daemon/deterministic_json.h"
 
 namespace ratingd {
 namespace {
@@ -123,27 +124,23 @@ absl::Status ApplyModelParam(absl::string_view method, absl::string_view assignm
 google::protobuf::Struct ModelParamsStruct(absl::string_view method,
                                            const ratings::PoolOptions& o) {
   using google::protobuf::Struct;
-  const auto Number = [](double x) {
-    google::protobuf::Value v;
-    v.set_number_value(x);
-    return v;
-  };
   Struct params;
   auto& f = *params.mutable_fields();
   if (method == "elo") {
-    f["k"] = Number(o.elo_options.k);
-    f["initial"] = Number(o.elo_options.initial);
+    f["k"] = NumberValue(o.elo_options.k);
+    f["initial"] = NumberValue(o.elo_options.initial);
   } else if (method == "sco") {
-    f["alpha"] = Number(o.sco_options.alpha);
-    f["tau"] = Number(o.sco_options.tau);
-    f["min"] = Number(o.sco_options.min);
-    f["max"] = Number(o.sco_options.max);
+    f["alpha"] = NumberValue(o.sco_options.alpha);
+    f["tau"] = NumberValue(o.sco_options.tau);
+    f["min"] = NumberValue(o.sco_options.min);
+    f["max"] = NumberValue(o.sco_options.max);
   } else if (method == "ml") {
-    f["target"] = Number(o.ml_options.target_exploitability);
-    f["support_threshold"] = Number(o.ml_options.support_threshold);
-    f["max_iterations"] = Number(static_cast<double>(o.ml_options.max_iterations));
-    f["iterations_per_result"] = Number(static_cast<double>(o.ml_options.iterations_per_result));
-    f["max_agents"] = Number(static_cast<double>(o.ml_options.max_agents));
+    f["target"] = NumberValue(o.ml_options.target_exploitability);
+    f["support_threshold"] = NumberValue(o.ml_options.support_threshold);
+    f["max_iterations"] = NumberValue(static_cast<double>(o.ml_options.max_iterations));
+    f["iterations_per_result"] =
+        NumberValue(static_cast<double>(o.ml_options.iterations_per_result));
+    f["max_agents"] = NumberValue(static_cast<double>(o.ml_options.max_agents));
     f["variant"].set_string_value(std::string(VariantName(o.ml_options.variant)));
   }
   return params;

@@ -4,18 +4,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/deterministic_json.h"
 #include "daemon/model_params.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
 
 namespace ratingd {
 namespace {
-
-google::protobuf::Value Number(double x) {
-  google::protobuf::Value v;
-  v.set_number_value(x);
-  return v;
-}
 
 void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::AgentIndex& index,
                 size_t limit, v1::RatingReport& report) {
@@ -38,7 +33,7 @@ absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Po
   report.set_results(static_cast<uint32_t>(pool.results()));
   auto& extra = *report.mutable_extra()->mutable_fields();
   *extra["params"].mutable_struct_value() = ModelParamsStruct(model, pool.options());
-  extra["seed"] = Number(static_cast<double>(pool.options().seed));
+  extra["seed"] = NumberValue(static_cast<double>(pool.options().seed));
   const auto off = [&] {
     return absl::FailedPreconditionError(absl::StrCat("model '", model, "' is off"));
   };
@@ -60,10 +55,10 @@ absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Po
                limit, report);
     auto& out = *extra["lottery"].mutable_struct_value()->mutable_fields();
     for (const v1::RankedAgent& r : report.ranking()) {
-      out[r.agent()] = Number(lottery[*pool.index().Find(r.agent())]);
+      out[r.agent()] = NumberValue(lottery[*pool.index().Find(r.agent())]);
     }
-    extra["exploitability"] = Number(ml->Exploitability());
-    extra["iterations"] = Number(static_cast<double>(ml->iterations()));
+    extra["exploitability"] = NumberValue(ml->Exploitability());
+    extra["iterations"] = NumberValue(static_cast<double>(ml->iterations()));
     extra["converged"].set_bool_value(stats.converged);
   } else {
     return absl::InvalidArgumentError(

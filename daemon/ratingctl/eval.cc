@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "daemon/deterministic_json.h"
 #include "daemon/ratingctl/rate.h"
 #include "daemon/ratingctl/rate_batch.h"
 #include "google/protobuf/util/json_util.h"
@@ -26,27 +27,6 @@ namespace {
 using google::protobuf::ListValue;
 using google::protobuf::Struct;
 using google::protobuf::Value;
-
-Value Number(double x) {
-  Value v;
-  v.set_number_value(x);
-  return v;
-}
-Value String(const std::string& s) {
-  Value v;
-  v.set_string_value(s);
-  return v;
-}
-Value Bool(bool b) {
-  Value v;
-  v.set_bool_value(b);
-  return v;
-}
-Value Null() {
-  Value v;
-  v.set_null_value(google::protobuf::NULL_VALUE);
-  return v;
-}
 
 // The parameters of config.params that apply to `method`: "M:key=value" scoped to M,
 // unscoped ones to the ranking method only.
@@ -108,7 +88,7 @@ std::vector<ratings::AgentId> Restrict(absl::Span<const ratings::AgentId> order,
 
 ListValue NamesList(absl::Span<const ratings::AgentId> ids, const ratings::AgentIndex& index) {
   ListValue list;
-  for (ratings::AgentId a : ids) *list.add_values() = String(index.Name(a));
+  for (ratings::AgentId a : ids) *list.add_values() = StringValue(index.Name(a));
   return list;
 }
 
@@ -183,11 +163,11 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
 
   Struct doc;
   auto& out = *doc.mutable_fields();
-  out["input"] = String(config.input);
-  out["agents"] = Number(static_cast<double>(result_agents));
-  out["results"] = Number(static_cast<double>(votes.size()));
+  out["input"] = StringValue(config.input);
+  out["agents"] = NumberValue(static_cast<double>(result_agents));
+  out["results"] = NumberValue(static_cast<double>(votes.size()));
   const std::optional<ratings::AgentId> winner = ratings::CondorcetWinner(result_agents, pairs);
-  out["condorcet_winner"] = winner ? String(index.Name(*winner)) : Null();
+  out["condorcet_winner"] = winner ? StringValue(index.Name(*winner)) : NullValue();
   *out["weak_condorcet_winners"].mutable_list_value() =
       NamesList(ratings::WeakCondorcetWinners(result_agents, pairs), index);
 
@@ -206,10 +186,10 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
     ASSIGN_OR_RETURN(ranking, ToIds(names, source, index));
     Struct& r = *out["ranking"].mutable_struct_value();
     auto& f = *r.mutable_fields();
-    f["source"] = String(source);
-    f["agents"] = Number(static_cast<double>(ranking.size()));
-    f["top"] = String(index.Name(ranking[0]));
-    f["top_is_condorcet_winner"] = Bool(winner.has_value() && ranking[0] == *winner);
+    f["source"] = StringValue(source);
+    f["agents"] = NumberValue(static_cast<double>(ranking.size()));
+    f["top"] = StringValue(index.Name(ranking[0]));
+    f["top_is_condorcet_winner"] = BoolValue(winner.has_value() && ranking[0] == *winner);
     const std::vector<uint32_t> position = ratings::Positions(ranking, index.size());
     std::vector<size_t> all(votes.size());
     for (size_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -219,7 +199,7 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
         return absl::InvalidArgumentError(
             absl::StrCat(source, ": does not rank every agent of ", config.input));
       }
-      f["ktd_to_results_mean"] = Number(*mean);
+      f["ktd_to_results_mean"] = NumberValue(*mean);
     }
   }
 
@@ -228,9 +208,9 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
     ASSIGN_OR_RETURN(const std::vector<ratings::AgentId> truth, ToIds(names, config.truth, index));
     Struct& t = *out["truth"].mutable_struct_value();
     auto& f = *t.mutable_fields();
-    f["source"] = String(config.truth);
-    f["agents"] = Number(static_cast<double>(truth.size()));
-    f["top_is_condorcet_winner"] = Bool(winner.has_value() && truth[0] == *winner);
+    f["source"] = StringValue(config.truth);
+    f["agents"] = NumberValue(static_cast<double>(truth.size()));
+    f["top_is_condorcet_winner"] = BoolValue(winner.has_value() && truth[0] == *winner);
     if (!ranking.empty()) {
       absl::StatusOr<int64_t> ktd = ratings::KendallTauDistance(ranking, truth);
       if (!ktd.ok()) {
@@ -238,19 +218,19 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
             absl::StrCat(config.truth, ": the ranking holds agents the truth does not"));
       }
       ASSIGN_OR_RETURN(const double kn, ratings::NormalisedKendallTau(ranking, truth));
-      f["agents_compared"] = Number(static_cast<double>(ranking.size()));
-      f["ktd"] = Number(static_cast<double>(*ktd));
-      f["ktd_normalised"] = Number(kn);
+      f["agents_compared"] = NumberValue(static_cast<double>(ranking.size()));
+      f["ktd"] = NumberValue(static_cast<double>(*ktd));
+      f["ktd_normalised"] = NumberValue(kn);
       // IDE and GRE need one agent set: the truth restricted to the ranked agents.
       std::vector<bool> ranked(index.size(), false);
       for (ratings::AgentId a : ranking) ranked[a] = true;
       const std::vector<ratings::AgentId> sub_truth = Restrict(truth, ranked);
       const size_t k = std::min<size_t>(static_cast<size_t>(config.k), sub_truth.size());
-      f["k"] = Number(static_cast<double>(k));
+      f["k"] = NumberValue(static_cast<double>(k));
       ASSIGN_OR_RETURN(const double ide, ratings::TopKIdentificationError(ranking, sub_truth, k));
       ASSIGN_OR_RETURN(const double gre, ratings::GeneralizedTopKError(ranking, sub_truth, k));
-      f["identification_error"] = Number(ide);
-      f["gre"] = Number(gre);
+      f["identification_error"] = NumberValue(ide);
+      f["gre"] = NumberValue(gre);
       if (config.agre_steps > 0) {
         // AGRE ([AE] Def. 3.3) over rankings of growing prefixes of the
         // input; agents a prefix has not seen yet go last, by id (first seen first).
@@ -278,8 +258,8 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
         }
         ASSIGN_OR_RETURN(const double agre,
                          ratings::AverageGeneralizedTopKError(rounds, sub_truth, k));
-        f["agre"] = Number(agre);
-        f["agre_steps"] = Number(static_cast<double>(config.agre_steps));
+        f["agre"] = NumberValue(agre);
+        f["agre_steps"] = NumberValue(static_cast<double>(config.agre_steps));
       }
     }
   }
@@ -287,8 +267,8 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
   if (!config.methods.empty()) {
     Struct& h = *out["held_out"].mutable_struct_value();
     auto& f = *h.mutable_fields();
-    f["splits"] = Number(static_cast<double>(config.splits));
-    f["test_fraction"] = Number(config.test_fraction);
+    f["splits"] = NumberValue(static_cast<double>(config.splits));
+    f["test_fraction"] = NumberValue(config.test_fraction);
     // The same splits for every method (SCO §4.4), drawn from one seeded stream.
     std::mt19937_64 rng(config.seed);
     const size_t asked =
@@ -297,7 +277,7 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
     ListValue& sizes = *f["test_results"].mutable_list_value();
     for (int64_t s = 0; s < config.splits; ++s) {
       splits.push_back(ratings::SplitTrainTest(votes, asked, rng));
-      *sizes.add_values() = Number(static_cast<double>(splits.back().test.size()));
+      *sizes.add_values() = NumberValue(static_cast<double>(splits.back().test.size()));
       if (splits.back().test.empty()) {
         return absl::InvalidArgumentError(
             absl::StrCat(config.input, ": split ", s + 1,
@@ -329,9 +309,9 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
           values.size() > 1 ? std::sqrt(variance / static_cast<double>(values.size() - 1)) : 0.0;
       Struct& m = *(*per_method.mutable_fields())[method].mutable_struct_value();
       ListValue& list = *(*m.mutable_fields())["ktd_test"].mutable_list_value();
-      for (double v : values) *list.add_values() = Number(v);
-      (*m.mutable_fields())["ktd_test_mean"] = Number(mean);
-      (*m.mutable_fields())["ktd_test_std"] = Number(std_dev);
+      for (double v : values) *list.add_values() = NumberValue(v);
+      (*m.mutable_fields())["ktd_test_mean"] = NumberValue(mean);
+      (*m.mutable_fields())["ktd_test_std"] = NumberValue(std_dev);
     }
   }
   return doc;

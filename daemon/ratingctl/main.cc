@@ -31,7 +31,8 @@ ABSL_FLAG(std::string, format, "",
 ABSL_FLAG(uint64_t, seed, 0, "seed of the pool's random generator");
 ABSL_FLAG(std::string, pool, "",
           "JSONL input: rate only this pool (required if the file has several)");
-ABSL_FLAG(std::string, output, "json", "json (the document of docs/CONTRACTS.md §2) or table (for people)");
+ABSL_FLAG(std::string, output, "json",
+          "json (the document of docs/CONTRACTS.md §2) or table (for people)");
 // eval.
 ABSL_FLAG(std::string, ranking, "",
           "eval: the ranking to evaluate (rate JSON, truth JSON or one agent per line)");

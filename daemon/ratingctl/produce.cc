@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/kafka/client_config.h"
+#include "daemon/kafka/produce_record.h"
 #include "daemon/pool_report.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/time_util.h"
@@ -20,7 +21,6 @@
 #include "ratingd/v1/game_result.pb.h"
 #include "ratings/io/game_result_proto.h"
 #include "ratings/status_macros.h"
-#include "daemon/kafka/produce_record.h"
 
 namespace ratingd {
 namespace {

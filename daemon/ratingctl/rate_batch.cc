@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
 #include "ratings/agent_index.h"
 #include "ratings/batch/bradley_terry.h"
@@ -18,12 +19,6 @@ namespace ratingd {
 namespace {
 
 using google::protobuf::Value;
-
-Value Number(double x) {
-  Value v;
-  v.set_number_value(x);
-  return v;
-}
 
 }  // namespace
 
@@ -74,8 +69,8 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
   report.set_agents(static_cast<uint32_t>(index.size()));
   report.set_results(static_cast<uint32_t>(votes.size()));
   auto& extra = *report.mutable_extra()->mutable_fields();
-  extra["seed"] = Number(static_cast<double>(config.seed));
-  extra["skipped_votes"] = Number(static_cast<double>(skipped_votes));
+  extra["seed"] = NumberValue(static_cast<double>(config.seed));
+  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
 
   std::vector<double> rating;
   if (config.method == "elo-bt") {
@@ -108,7 +103,7 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     RETURN_IF_ERROR(ratings::FitBradleyTerry(0, {}, bt).status());
     RETURN_IF_ERROR(ratings::Elo::Create(permuted.elo).status());
     const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(votes);
-    extra["pairs"] = Number(static_cast<double>(pairs.size()));
+    extra["pairs"] = NumberValue(static_cast<double>(pairs.size()));
     if (permuted.permutations > 0) {
       permuted.seed = config.seed;
       extra["variant"].set_string_value("permutations");
@@ -117,9 +112,9 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
       extra["variant"].set_string_value("mm");
       ASSIGN_OR_RETURN(ratings::BradleyTerryFit fit,
                        ratings::FitBradleyTerry(index.size(), pairs, bt, config.progress));
-      extra["iterations"] = Number(static_cast<double>(fit.iterations));
+      extra["iterations"] = NumberValue(static_cast<double>(fit.iterations));
       extra["converged"].set_bool_value(fit.converged);
-      extra["last_change"] = Number(fit.last_change);
+      extra["last_change"] = NumberValue(fit.last_change);
       rating = std::move(fit.ratings);
     }
   } else if (config.method == "sco-batch") {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "daemon/deterministic_json.h"
 #include "ratings/agent_index.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -31,12 +32,6 @@ namespace {
 using google::protobuf::Struct;
 using google::protobuf::Value;
 namespace voting = ratings::voting;
-
-Value Number(double x) {
-  Value v;
-  v.set_number_value(x);
-  return v;
-}
 
 // Every parameter of every voting method with its default.
 struct VotingParams {
@@ -181,7 +176,7 @@ void AddOrder(const voting::SocialOrder& order, const ratings::AgentIndex& index
 Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& index) {
   Struct out;
   for (size_t a = 0; a < values.size(); ++a) {
-    (*out.mutable_fields())[index.Name(static_cast<ratings::AgentId>(a))] = Number(values[a]);
+    (*out.mutable_fields())[index.Name(static_cast<ratings::AgentId>(a))] = NumberValue(values[a]);
   }
   return out;
 }
@@ -190,12 +185,12 @@ Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& inde
 Struct EffectiveParams(absl::string_view method, const VotingParams& p, int stv_winners) {
   Struct out;
   auto& f = *out.mutable_fields();
-  if (method == "approval") f["k"] = Number(p.k);
-  if (method == "stv") f["winners"] = Number(stv_winners);
-  if (method == "kemeny") f["max_agents"] = Number(static_cast<double>(p.kemeny.max_agents));
+  if (method == "approval") f["k"] = NumberValue(p.k);
+  if (method == "stv") f["winners"] = NumberValue(stv_winners);
+  if (method == "kemeny") f["max_agents"] = NumberValue(static_cast<double>(p.kemeny.max_agents));
   if (method == "ml-exact" || method == "iml") {
-    f["max_agents"] = Number(static_cast<double>(p.lottery.max_agents));
-    f["tolerance"] = Number(p.lottery.tolerance);
+    f["max_agents"] = NumberValue(static_cast<double>(p.lottery.max_agents));
+    f["tolerance"] = NumberValue(p.lottery.tolerance);
   }
   return out;
 }
@@ -261,7 +256,7 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
     for (int i = 0; i < stv.winners && i < static_cast<int>(stv.order.order.size()); ++i) {
       winners.mutable_list_value()->add_values()->set_string_value(index.Name(stv.order.order[i]));
     }
-    extra["quota"] = Number(stv.quota);
+    extra["quota"] = NumberValue(stv.quota);
     *extra["votes"].mutable_struct_value() = ByName(stv.votes, index);
   } else if (method == "ml-exact" || method == "iml") {
     ASSIGN_OR_RETURN(const Eigen::MatrixXd margins, tally.MarginMatrix());
@@ -270,9 +265,9 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
                        voting::SolveMaximalLottery(margins, params.lottery));
       AddRanked(ratings::RankByProbabilityThenRating(ml.lottery, ml.rating, index), index, report);
       *extra["lottery"].mutable_struct_value() = ByName(ml.lottery, index);
-      extra["exploitability"] = Number(ml.exploitability);
+      extra["exploitability"] = NumberValue(ml.exploitability);
       extra["unique"].set_bool_value(ml.unique);
-      extra["linear_programs"] = Number(ml.linear_programs);
+      extra["linear_programs"] = NumberValue(ml.linear_programs);
     } else {
       ASSIGN_OR_RETURN(const voting::ImlOutcome iml,
                        voting::IterativeMaximalLotteries(margins, params.lottery));
@@ -291,17 +286,17 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
           auto& entry =
               *out->mutable_list_value()->add_values()->mutable_struct_value()->mutable_fields();
           entry["agent"].set_string_value(index.Name(agent));
-          entry["probability"] = Number(probability);
+          entry["probability"] = NumberValue(probability);
         }
       }
-      extra["exploitability"] = Number(iml.exploitability);
+      extra["exploitability"] = NumberValue(iml.exploitability);
     }
   } else if (method == "kemeny") {
     ASSIGN_OR_RETURN(const Eigen::MatrixXd n, tally.PreferenceMatrix());
     ASSIGN_OR_RETURN(const voting::KemenyOutcome kemeny,
                      voting::Kemeny(n, params.kemeny, priority));
     AddOrder(kemeny.order, index, report);
-    extra["value"] = Number(kemeny.value);
+    extra["value"] = NumberValue(kemeny.value);
   } else if (method == "schulze") {
     ASSIGN_OR_RETURN(const Eigen::MatrixXd n, tally.PreferenceMatrix());
     AddOrder(voting::Schulze(n, priority).order, index, report);
@@ -310,8 +305,8 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
     AddOrder(voting::RankedPairs(margins, priority), index, report);
   }
   *extra["params"].mutable_struct_value() = EffectiveParams(method, params, stv_winners);
-  extra["seed"] = Number(static_cast<double>(config.seed));
-  extra["skipped_votes"] = Number(static_cast<double>(skipped_votes));
+  extra["seed"] = NumberValue(static_cast<double>(config.seed));
+  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
   return report;
 }
 
