@@ -1,12 +1,10 @@
-// Fuzzes ParsePreflib: it must never crash, every error must name the file, and every
-// record it returns must pass ValidateResult.
+// Fuzzes ParsePreflib (the property: parser_property.h); each record is one voter of
+// weight 1.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string_view>
 
-#include "ratings/io/read_results.h"
-#include "ratings/result.h"
+#include "tests/fuzz/parser_property.h"
 
 namespace {
 
@@ -43,19 +41,10 @@ bool CountsAreSmall(std::string_view content) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view content(reinterpret_cast<const char*>(data), size);
   if (!CountsAreSmall(content)) return 0;
-  ratings::ResultLimits limits;
-  limits.max_standings = 8;  // small, so that the limits are reached too
-  limits.max_agent_id_bytes = 16;
-  const absl::StatusOr<ratings::io::ReadOutput> out =
-      ratings::io::ParsePreflib(content, "fuzz.soi", limits);
-  if (!out.ok()) {
-    if (out.status().message().substr(0, 9) != "fuzz.soi:") std::abort();
-    return 0;
-  }
-  if (out->skipped_votes < 0) std::abort();
-  for (const ratings::io::ResultRecord& record : out->records) {
-    if (!ratings::ValidateResult(record.result, limits).ok()) std::abort();
-    if (record.line < 1 || record.result.weight != 1.0) std::abort();
-  }
+  ratingd_fuzz::CheckParser(
+      content, "fuzz.soi", ratings::io::ParsePreflib,
+      [](const ratings::io::ReadOutput& out, const ratings::io::ResultRecord& record) {
+        return out.skipped_votes >= 0 && record.line >= 1 && record.result.weight == 1.0;
+      });
   return 0;
 }

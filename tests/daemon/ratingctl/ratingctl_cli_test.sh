@@ -8,21 +8,13 @@ ratingctl=$1
 data=$2
 here=$(cd "$(dirname "$0")" && pwd)
 reference="$here/../../reference/online_models.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/../cli_checks.sh"
 
 # 1. Every online method on every shipped format, with valid JSON out.
 for input in "$data/atari/atari_rainbow_table6.txt" "$data/preflib/00004-00000102.soc" \
              "$data/preflib/00016-00000002.toi"; do
   for method in elo sco ml; do
-    if ! "$ratingctl" rate --method "$method" --input "$input" >"$tmp/out.json" 2>"$tmp/err"; then
-      fail "$method on $input exited non-zero: $(cat "$tmp/err")"
-      continue
-    fi
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["method"]==sys.argv[2] and d["ranking"], d' \
-      "$tmp/out.json" "$method" || fail "$method on $input: bad JSON"
+    rate_json "$method" "$input" 'd["method"]==m and d["ranking"]' || true
   done
 done
 
@@ -85,12 +77,8 @@ voting_methods="approval plurality borda stv copeland kemeny ranked-pairs schulz
 for input in "$tmp/pentathlon.jsonl" "$data/atari/atari_rainbow_table6.txt" \
              "$data/preflib/00004-00000102.soc" "$data/preflib/00016-00000002.toi"; do
   for method in $voting_methods; do
-    if ! "$ratingctl" rate --method "$method" --input "$input" >"$tmp/out.json" 2>"$tmp/err"; then
-      fail "$method on $input exited non-zero: $(cat "$tmp/err")"
-      continue
-    fi
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["method"]==sys.argv[2] and len(d["ranking"])==d["agents"] and "params" in d["extra"], d' \
-      "$tmp/out.json" "$method" || fail "$method on $input: bad JSON"
+    rate_json "$method" "$input" \
+      'd["method"]==m and len(d["ranking"])==d["agents"] and "params" in d["extra"]' || true
   done
 done
 
@@ -188,8 +176,4 @@ expect_error "holds results of 2 pools (x, y)" rate --method borda --input "$tmp
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["agents"]==3 and d["results"]==1 and d["ranking"][0]["agent"]=="C", d' \
   "$tmp/p.json" || fail "borda --pool y"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failed"
-  exit 1
-fi
-echo "ratingctl CLI contract: all checks passed"
+finish "ratingctl CLI contract"

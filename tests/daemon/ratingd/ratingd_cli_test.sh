@@ -4,10 +4,7 @@
 # points at a closed port on purpose).
 set -euo pipefail
 ratingd=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/../cli_checks.sh"
 
 # expect "MESSAGE" ARGS...: exit status != 0 and MESSAGE in stderr.
 expect() {
@@ -40,8 +37,4 @@ expect "are the brokers at --brokers=127.0.0.1:1 reachable?" "${snap[@]}" --brok
 expect "--models: unknown model 'x'" "${snap[@]}" --models=x
 expect "--models: unknown model 'y'" --snapshot_dir="$tmp/snap" --metrics_address=127.0.0.1:0 --models=y
 
-if ((failures > 0)); then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "ratingd_cli: all checks passed"
+finish ratingd_cli
