@@ -1,6 +1,10 @@
 // `--param key=value` for the online models (docs/MODELS.md §2-4, docs/CONTRACTS.md §2): the
-// one place that maps parameter names to PoolOptions fields, shared by ratingctl and (later)
-// ratingd.
+// one place that maps parameter names to PoolOptions fields, shared by ratingctl and ratingd.
+// Parameters and defaults (the Options structs of ratings/ hold the defaults):
+//   elo: k (32), initial (1500)
+//   sco: alpha (0.1), tau (1), min (0), max (100)
+//   ml:  target (1e-3), support_threshold (1e-3), max_iterations (1000000),
+//        iterations_per_result (0), variant (prm+ | rm+ | rm), max_agents (4096)
 #pragma once
 
 #include <string>
@@ -8,19 +12,19 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "daemon/param_table.h"
 #include "google/protobuf/struct.pb.h"
+#include "ratings/model.h"
 #include "ratings/pool.h"
 
 namespace ratingd {
 
+// The parameter table of `model` over `options` (borrowed), in the order above.
+ParamTable ModelParamTable(ratings::Model model, ratings::PoolOptions& options);
+
 // Sets one parameter of `method` ("elo", "sco" or "ml") from "key=value". InvalidArgument
-// naming the key and listing the known ones, or naming the value that does not parse.
-//   elo: k (32), initial (1500)
-//   sco: alpha (0.1), tau (1), min (0), max (100)
-//   ml:  target (1e-3), support_threshold (1e-3), max_iterations (1000000), iterations_per_result
-//   (0),
-//        variant (prm+ | rm+ | rm), max_agents (4096)
-// Options are validated later, by Pool::Create.
+// naming the key and listing the known ones (none for a method that is not a model), or
+// naming the value that does not parse. Options are validated later, by Pool::Create.
 absl::Status ApplyModelParam(absl::string_view method, absl::string_view assignment,
                              ratings::PoolOptions& options);
 

@@ -45,7 +45,7 @@ bash deploy/kafka/broker.sh wait
 http_port=$(free_port)
 metrics_port=$(free_port)
 say "ratingd"
-build/release/daemon/ratingd --brokers="$brokers" --snapshot-dir="$work/snapshots" \
+build/release/bin/ratingd --brokers="$brokers" --snapshot-dir="$work/snapshots" \
   --instance-id=quickstart --topic-partitions=3 --ml-solve-every=25 \
   --http-address=127.0.0.1:$http_port --metrics-address=127.0.0.1:$metrics_port \
   >"$work/ratingd.log" 2>&1 &
@@ -59,7 +59,7 @@ done
 table=${QUICKSTART_TABLE:-$root/tests/data/atari/atari_agent57_table.txt}
 say "streaming $results simulated evaluations at $rate/s ($table)"
 python3 deploy/quickstart/simulate_evaluations.py "$table" --results "$results" >"$work/results.jsonl"
-build/release/daemon/ratingctl produce --brokers="$brokers" --topic=ratingd.results \
+build/release/bin/ratingctl produce --brokers="$brokers" --topic=ratingd.results \
   --input="$work/results.jsonl" --rate="$rate" 2>"$work/produce.log" &
 pids+=($!)
 
@@ -68,7 +68,7 @@ cat <<EOF2
   leaderboard  http://127.0.0.1:$http_port/v1/pools/atari57/leaderboard?model=sco
   pools        http://127.0.0.1:$http_port/v1/pools
   metrics      http://127.0.0.1:$metrics_port/metrics
-  deltas       build/release/daemon/ratingctl tail --brokers=$brokers --topic=ratingd.deltas
+  deltas       build/release/bin/ratingctl tail --brokers=$brokers --topic=ratingd.deltas
   Ctrl-C stops the broker, ratingd and the stream.
 
 EOF2

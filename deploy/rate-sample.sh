@@ -13,10 +13,10 @@ cmake --build --preset release --target ratingctl >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for method in elo sco ml; do
-  build/release/daemon/ratingctl rate --method "$method" --input "$input" --output table >"$tmp/$method"
+  build/release/bin/ratingctl rate --method "$method" --input "$input" --output table >"$tmp/$method"
 done
 echo "Input: $input"
 echo
 paste -d '|' "$tmp/elo" "$tmp/sco" "$tmp/ml" | awk -F'|' '{printf "%-40s %-40s %s\n", $1, $2, $3}'
 echo
-echo "JSON for tools: build/release/daemon/ratingctl rate --method ml --input $input"
+echo "JSON for tools: build/release/bin/ratingctl rate --method ml --input $input"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -11,15 +12,19 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/param_table.h"
 #include "daemon/ratingctl/rate.h"
-#include "daemon/ratingctl/rate_batch.h"
 #include "google/protobuf/util/json_util.h"
 #include "ratings/agent_index.h"
+#include "ratings/batch/vote_set.h"
+#include "ratings/io/records_to_votes.h"
 #include "ratings/measures/condorcet.h"
 #include "ratings/measures/held_out.h"
 #include "ratings/measures/kendall_tau.h"
 #include "ratings/measures/top_k_error.h"
+#include "ratings/pair_count.h"
 #include "ratings/status_macros.h"
+#include "ratings/voting/batch_tally.h"
 
 namespace ratingd {
 namespace {
@@ -33,9 +38,8 @@ using google::protobuf::Value;
 std::vector<std::string> ParamsFor(const EvalConfig& config, const std::string& method) {
   std::vector<std::string> out;
   for (const std::string& p : config.params) {
-    const size_t colon = p.find(':');
-    if (colon != std::string::npos && colon < p.find('=')) {
-      if (p.substr(0, colon) == method) out.push_back(p.substr(colon + 1));
+    if (std::optional<ScopedParam> scoped = SplitScopedParam(p, ':')) {
+      if (scoped->scope == method) out.push_back(scoped->assignment);
     } else if (method == config.method) {
       out.push_back(p);
     }
@@ -156,10 +160,11 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
   ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(read));
   const std::vector<ratings::io::ResultRecord>& records = input.records;
   ratings::AgentIndex index;
-  ASSIGN_OR_RETURN(const ratings::VoteSet votes, ToVoteSet(records, config.input, index));
+  ASSIGN_OR_RETURN(const ratings::VoteSet votes,
+                   ratings::io::ToVoteSet(records, config.input, index));
   const size_t result_agents = index.size();
   // The shared batch tally (sparse), as elo-bt reads it.
-  const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(votes);
+  const std::vector<ratings::PairCount> pairs = ratings::voting::TallyPairs(votes);
 
   Struct doc;
   auto& out = *doc.mutable_fields();

@@ -69,37 +69,40 @@ absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
   ratings::ClonesOptions clones;
   ratings::CycleOptions cycle;
   ratings::TournamentOptions tournament;
-  std::vector<NumericParam> table;
+  ParamTable table(config.model);
   bool task_rankings = true;
   if (config.model == "mallows") {
-    table = {{"agents", &mallows.agents},
-             {"tasks", &mallows.tasks},
-             {"dispersion", &mallows.dispersion}};
+    table.Add("agents", &mallows.agents)
+        .Add("tasks", &mallows.tasks)
+        .Add("dispersion", &mallows.dispersion);
   } else if (config.model == "plackett-luce") {
-    table = {{"agents", &pl.agents},
-             {"tasks", &pl.tasks},
-             {"tau", &pl.tau},
-             {"max_rating", &pl.max_rating}};
+    table.Add("agents", &pl.agents)
+        .Add("tasks", &pl.tasks)
+        .Add("tau", &pl.tau)
+        .Add("max_rating", &pl.max_rating);
   } else if (config.model == "clones") {
-    table = {{"agents", &clones.base.agents},
-             {"tasks", &clones.base.tasks},
-             {"dispersion", &clones.base.dispersion},
-             {"clones", &clones.clones}};
+    table.Add("agents", &clones.base.agents)
+        .Add("tasks", &clones.base.tasks)
+        .Add("dispersion", &clones.base.dispersion)
+        .Add("clones", &clones.clones);
   } else if (config.model == "cycle") {
-    table = {{"agents", &cycle.agents}, {"tasks", &cycle.tasks}};
+    table.Add("agents", &cycle.agents).Add("tasks", &cycle.tasks);
   } else if (config.model == "tournament") {
     task_rankings = false;
     ASSIGN_OR_RETURN(tournament.matching, TakeMatching(params));
-    table = {{"agents", &tournament.agents},        {"players", &tournament.players},
-             {"contests", &tournament.contests},    {"skill_mean", &tournament.skill_mean},
-             {"skill_std", &tournament.skill_std},  {"noise_std", &tournament.noise_std},
-             {"candidates", &tournament.candidates}};
+    table.Add("agents", &tournament.agents)
+        .Add("players", &tournament.players)
+        .Add("contests", &tournament.contests)
+        .Add("skill_mean", &tournament.skill_mean)
+        .Add("skill_std", &tournament.skill_std)
+        .Add("noise_std", &tournament.noise_std)
+        .Add("candidates", &tournament.candidates);
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("--model: unknown generator '", config.model,
                      "'; known: ", absl::StrJoin(GeneratorNames(), ", ")));
   }
-  RETURN_IF_ERROR(ApplyNumericParams(config.model, params, table));
+  RETURN_IF_ERROR(table.Apply(params));
   mallows.seed = pl.seed = clones.base.seed = tournament.seed = config.seed;
 
   absl::StatusOr<ratings::GeneratedProfile> generated;
@@ -136,7 +139,7 @@ absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
   auto& f = *truth.mutable_fields();
   f["generator"].set_string_value(config.model);
   f["seed"].set_number_value(static_cast<double>(config.seed));
-  *f["params"].mutable_struct_value() = NumericParamsStruct(table);
+  *f["params"].mutable_struct_value() = table.Values();
   if (config.model == "tournament") {
     (*f["params"].mutable_struct_value()->mutable_fields())["matching"].set_string_value(
         tournament.matching == ratings::Matching::kSkill ? "skill" : "uniform");

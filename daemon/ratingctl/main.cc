@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,16 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+// Sets `format` from --format when it is given (else the file's extension decides).
+absl::Status FormatFlag(std::optional<ratings::io::Format>& format) {
+  const std::string name = absl::GetFlag(FLAGS_format);
+  if (name.empty()) return absl::OkStatus();
+  absl::StatusOr<ratings::io::Format> parsed = ratings::io::ParseFormat(name);
+  if (!parsed.ok()) return parsed.status();
+  format = *parsed;
+  return absl::OkStatus();
+}
+
 int Rate(std::vector<std::string> params) {
   ratingd::RateConfig config;
   config.method = absl::GetFlag(FLAGS_method);
@@ -125,11 +136,7 @@ int Rate(std::vector<std::string> params) {
   if (output != "json" && output != "table") {
     return Fail(absl::StrCat("--output: '", output, "' is not json or table"));
   }
-  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
-    auto parsed = ratings::io::ParseFormat(format);
-    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
-    config.format = *parsed;
-  }
+  if (absl::Status s = FormatFlag(config.format); !s.ok()) return Fail(std::string(s.message()));
   auto report = ratingd::RunRate(config);
   if (!report.ok()) return Fail(std::string(report.status().message()));
   const auto& extra = report->extra().fields();
@@ -172,11 +179,7 @@ int Eval(std::vector<std::string> params) {
   if (!config.ranking.empty() && !config.method.empty()) {
     return Fail("eval: give --ranking or --method, not both");
   }
-  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
-    auto parsed = ratings::io::ParseFormat(format);
-    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
-    config.format = *parsed;
-  }
+  if (absl::Status s = FormatFlag(config.format); !s.ok()) return Fail(std::string(s.message()));
   if (isatty(STDERR_FILENO)) {
     config.progress = [](const std::string& label) { return ratingd::TerminalProgress(label); };
   }
@@ -212,11 +215,7 @@ int Produce(const std::vector<std::string>& kafka) {
   config.rate = absl::GetFlag(FLAGS_rate);
   if (config.topic.empty()) return Fail("produce: --topic is required");
   if (config.input.empty()) return Fail("produce: --input FILE is required");
-  if (const std::string format = absl::GetFlag(FLAGS_format); !format.empty()) {
-    auto parsed = ratings::io::ParseFormat(format);
-    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
-    config.format = *parsed;
-  }
+  if (absl::Status s = FormatFlag(config.format); !s.ok()) return Fail(std::string(s.message()));
   auto props = ratingd::ParseKafkaProperties(kafka, "");
   if (!props.ok()) return Fail(std::string(props.status().message()));
   config.kafka = *props;

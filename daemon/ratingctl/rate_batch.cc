@@ -11,6 +11,9 @@
 #include "ratings/batch/bradley_terry.h"
 #include "ratings/batch/permuted_elo.h"
 #include "ratings/batch/sco_batch.h"
+#include "ratings/batch/vote_set.h"
+#include "ratings/io/records_to_votes.h"
+#include "ratings/pair_count.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
 #include "ratings/voting/batch_tally.h"
@@ -29,41 +32,12 @@ bool IsBatchMethod(absl::string_view method) {
   return std::find(names.begin(), names.end(), method) != names.end();
 }
 
-absl::StatusOr<ratings::VoteSet> ToVoteSet(absl::Span<const ratings::io::ResultRecord> records,
-                                           const std::string& input, ratings::AgentIndex& index) {
-  ratings::VoteSet votes;
-  std::vector<ratings::AgentId> ids;
-  std::vector<uint32_t> ranks;
-  const ratings::ResultLimits limits;
-  for (const ratings::io::ResultRecord& record : records) {
-    if (absl::Status s = ratings::ValidateResult(record.result, limits); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(input, ":", record.line, ": ", s.message()));
-    }
-    ids.clear();
-    ranks.clear();
-    for (const ratings::Standing& s : record.result.standings) {
-      ids.push_back(index.Intern(s.agent));
-      ranks.push_back(s.rank);
-    }
-    votes.Add({ids, ranks, record.result.weight});
-  }
-  votes.SetNumAgents(index.size());
-  return votes;
-}
-
-std::vector<ratings::PairCount> TallyPairsForBatch(const ratings::VoteSet& votes) {
-  // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
-  // pairs seen, so memory stays O(agents + pairs) (docs/CONTRACTS.md §5).
-  ratings::voting::BatchTally tally(votes.num_agents(), {.dense_max_agents = 0});
-  for (size_t r = 0; r < votes.size(); ++r) tally.Add(votes[r]);
-  return tally.Pairs();
-}
-
 absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
                                            absl::Span<const ratings::io::ResultRecord> records,
                                            int64_t skipped_votes) {
   ratings::AgentIndex index;
-  ASSIGN_OR_RETURN(const ratings::VoteSet votes, ToVoteSet(records, config.input, index));
+  ASSIGN_OR_RETURN(const ratings::VoteSet votes,
+                   ratings::io::ToVoteSet(records, config.input, index));
   v1::RatingReport report;
   report.set_method(config.method);
   report.set_agents(static_cast<uint32_t>(index.size()));
@@ -78,18 +52,17 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     ratings::PermutedEloOptions permuted;
     permuted.permutations = 0;  // 0 = the MM fit
     int64_t accelerate = 1;
-    const std::vector<NumericParam> params = {
-        {"prior", &bt.prior},
-        {"accelerate", &accelerate},
-        {"anchor", &bt.anchor},
-        {"tolerance", &bt.tolerance},
-        {"max_iterations", &bt.max_iterations},
-        {"permutations", &permuted.permutations},
-        {"k", &permuted.elo.k},
-        {"initial", &permuted.elo.initial},
-    };
-    RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
-    *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    ParamTable params(config.method);
+    params.Add("prior", &bt.prior)
+        .Add("accelerate", &accelerate)
+        .Add("anchor", &bt.anchor)
+        .Add("tolerance", &bt.tolerance)
+        .Add("max_iterations", &bt.max_iterations)
+        .Add("permutations", &permuted.permutations)
+        .Add("k", &permuted.elo.k)
+        .Add("initial", &permuted.elo.initial);
+    RETURN_IF_ERROR(params.Apply(config.params));
+    *extra["params"].mutable_struct_value() = params.Values();
     if (accelerate != 0 && accelerate != 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("--param accelerate (elo-bt): must be 0 or 1, got ", accelerate));
@@ -102,7 +75,9 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     // Both variants' options are checked whichever runs, so a typo never passes silently.
     RETURN_IF_ERROR(ratings::FitBradleyTerry(0, {}, bt).status());
     RETURN_IF_ERROR(ratings::Elo::Create(permuted.elo).status());
-    const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(votes);
+    // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
+    // pairs seen, so memory stays O(agents + pairs) (docs/CONTRACTS.md §5).
+    const std::vector<ratings::PairCount> pairs = ratings::voting::TallyPairs(votes);
     extra["pairs"] = NumberValue(static_cast<double>(pairs.size()));
     if (permuted.permutations > 0) {
       permuted.seed = config.seed;
@@ -119,24 +94,29 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     }
   } else if (config.method == "sco-batch") {
     ratings::ScoBatchOptions o;
-    const std::vector<NumericParam> params = {
-        {"batch", &o.batch}, {"iterations", &o.iterations},
-        {"alpha", &o.alpha}, {"tau", &o.tau},
-        {"min", &o.min},     {"max", &o.max},
-    };
-    RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
-    *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    ParamTable params(config.method);
+    params.Add("batch", &o.batch)
+        .Add("iterations", &o.iterations)
+        .Add("alpha", &o.alpha)
+        .Add("tau", &o.tau)
+        .Add("min", &o.min)
+        .Add("max", &o.max);
+    RETURN_IF_ERROR(params.Apply(config.params));
+    *extra["params"].mutable_struct_value() = params.Values();
     o.seed = config.seed;
     ASSIGN_OR_RETURN(rating, ratings::SolveScoBatch(votes, o, config.progress));
   } else if (config.method == "sco-fy") {
     ratings::ScoFenchelYoungOptions o;
-    const std::vector<NumericParam> params = {
-        {"batch", &o.batch},     {"iterations", &o.iterations}, {"alpha", &o.alpha},
-        {"epsilon", &o.epsilon}, {"samples", &o.samples},       {"min", &o.min},
-        {"max", &o.max},
-    };
-    RETURN_IF_ERROR(ApplyNumericParams(config.method, config.params, params));
-    *extra["params"].mutable_struct_value() = NumericParamsStruct(params);
+    ParamTable params(config.method);
+    params.Add("batch", &o.batch)
+        .Add("iterations", &o.iterations)
+        .Add("alpha", &o.alpha)
+        .Add("epsilon", &o.epsilon)
+        .Add("samples", &o.samples)
+        .Add("min", &o.min)
+        .Add("max", &o.max);
+    RETURN_IF_ERROR(params.Apply(config.params));
+    *extra["params"].mutable_struct_value() = params.Values();
     o.seed = config.seed;
     ASSIGN_OR_RETURN(rating, ratings::SolveScoFenchelYoung(votes, o, config.progress));
   } else {

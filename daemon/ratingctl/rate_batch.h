@@ -12,10 +12,7 @@
 #include "absl/types/span.h"
 #include "daemon/ratingctl/rate.h"
 #include "ratingd/v1/report.pb.h"
-#include "ratings/agent_index.h"
-#include "ratings/batch/vote_set.h"
 #include "ratings/io/read_results.h"
-#include "ratings/pair_count.h"
 
 namespace ratingd {
 
@@ -38,14 +35,5 @@ bool IsBatchMethod(absl::string_view method);
 absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
                                            absl::Span<const ratings::io::ResultRecord> records,
                                            int64_t skipped_votes);
-
-// The records as a vote set over `index`'s ids (agents interned in record order).
-// InvalidArgument "INPUT:LINE: problem" for a result that fails validation.
-absl::StatusOr<ratings::VoteSet> ToVoteSet(absl::Span<const ratings::io::ResultRecord> records,
-                                           const std::string& input, ratings::AgentIndex& index);
-
-// The distinct pairs of `votes` with their strict counts, sorted by (a, b), from the shared
-// batch tally (ratings::voting::BatchTally, sparse). Memory O(distinct pairs).
-std::vector<ratings::PairCount> TallyPairsForBatch(const ratings::VoteSet& votes);
 
 }  // namespace ratingd

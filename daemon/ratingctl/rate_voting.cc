@@ -12,7 +12,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/param_table.h"
 #include "ratings/agent_index.h"
+#include "ratings/batch/vote_set.h"
+#include "ratings/io/records_to_votes.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
 #include "ratings/voting/batch_tally.h"
@@ -20,7 +23,6 @@
 #include "ratings/voting/exact_lottery.h"
 #include "ratings/voting/iterative_lotteries.h"
 #include "ratings/voting/kemeny.h"
-#include "ratings/voting/profile.h"
 #include "ratings/voting/ranked_pairs.h"
 #include "ratings/voting/schulze.h"
 #include "ratings/voting/scoring_rules.h"
@@ -41,108 +43,43 @@ struct VotingParams {
   voting::ExactLotteryOptions lottery = {};  // ml-exact, iml
 };
 
-struct ParamSpec {
-  absl::string_view key;
-  std::function<absl::Status(absl::string_view, VotingParams&)> set;
-};
-
-absl::Status ParseInt(absl::string_view value, int min, int max, int& out) {
-  if (!absl::SimpleAtoi(value, &out) || out < min || out > max) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", value, "' is not an integer in [", min, ", ", max, "]"));
-  }
-  return absl::OkStatus();
-}
-
-std::vector<ParamSpec> ParamsOf(absl::string_view method) {
-  auto max_agents = [](absl::string_view v, size_t& out, int max) {
-    int n = 0;
-    RETURN_IF_ERROR(ParseInt(v, 2, max, n));
-    out = static_cast<size_t>(n);
-    return absl::OkStatus();
-  };
-  auto tolerance = ParamSpec{
-      "tolerance", [](absl::string_view v, VotingParams& p) {
-        if (!absl::SimpleAtod(v, &p.lottery.tolerance) ||
-            !(p.lottery.tolerance > 0.0 && p.lottery.tolerance < 1e-3)) {
-          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not a number in (0, 1e-3)"));
-        }
-        return absl::OkStatus();
-      }};
-  if (method == "approval") {
-    return {
-        {"k", [](absl::string_view v, VotingParams& p) { return ParseInt(v, 1, 1 << 30, p.k); }}};
-  }
-  if (method == "stv") {
-    return {{"winners", [](absl::string_view v, VotingParams& p) {
-               return ParseInt(v, 0, 1 << 30, p.winners);
-             }}};
-  }
-  if (method == "kemeny") {
-    return {{"max_agents", [max_agents](absl::string_view v, VotingParams& p) {
-               return max_agents(v, p.kemeny.max_agents,
-                                 static_cast<int>(voting::kKemenyHardMaxAgents));
-             }}};
-  }
+// The parameters `method` takes, over `p`.
+ParamTable VotingParamTable(absl::string_view method, VotingParams& p) {
+  ParamTable table{std::string(method)};
+  if (method == "approval") table.Add("k", &p.k, 1, 1 << 30);
+  if (method == "stv") table.Add("winners", &p.winners, 0, 1 << 30);
+  if (method == "kemeny")
+    table.Add("max_agents", &p.kemeny.max_agents, 2, voting::kKemenyHardMaxAgents);
   if (method == "ml-exact" || method == "iml") {
-    return {{"max_agents",
-             [max_agents](absl::string_view v, VotingParams& p) {
-               return max_agents(v, p.lottery.max_agents, 1 << 20);
-             }},
-            tolerance};
+    table.Add("max_agents", &p.lottery.max_agents, 2, size_t{1} << 20)
+        .Add(
+            "tolerance",
+            [&p](absl::string_view v) {
+              double tolerance = 0;
+              if (!absl::SimpleAtod(v, &tolerance) || !(tolerance > 0.0 && tolerance < 1e-3)) {
+                return absl::InvalidArgumentError(
+                    absl::StrCat("'", v, "' is not a number in (0, 1e-3)"));
+              }
+              p.lottery.tolerance = tolerance;
+              return absl::OkStatus();
+            },
+            [&p] { return NumberValue(p.lottery.tolerance); });
   }
-  return {};
-}
-
-absl::Status ApplyParam(absl::string_view method, absl::string_view assignment,
-                        VotingParams& params) {
-  std::pair<absl::string_view, absl::string_view> kv =
-      absl::StrSplit(assignment, absl::MaxSplits('=', 1));
-  if (assignment.find('=') == absl::string_view::npos || kv.first.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--param '", assignment, "': expected key=value"));
-  }
-  const std::vector<ParamSpec> specs = ParamsOf(method);
-  std::vector<std::string> known;
-  for (const ParamSpec& spec : specs) {
-    known.emplace_back(spec.key);
-    if (spec.key != kv.first) continue;
-    absl::Status s = spec.set(kv.second, params);
-    if (!s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--param ", kv.first, " (", method, "): ", s.message()));
-    }
-    return absl::OkStatus();
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("--param: unknown parameter '", kv.first, "' for method ", method,
-                   known.empty() ? std::string(" (the method takes no parameters)")
-                                 : absl::StrCat("; known: ", absl::StrJoin(known, ", "))));
+  return table;
 }
 
 // The agents and votes of the records, and each agent's rank by name (the tie-break).
 struct Election {
   ratings::AgentIndex index;
-  voting::Profile profile{0};
+  ratings::VoteSet votes;
   std::vector<uint32_t> priority;
 };
 
-Election MakeElection(absl::Span<const ratings::io::ResultRecord> records) {
+// InvalidArgument "INPUT:LINE: problem" for a result that fails validation.
+absl::StatusOr<Election> MakeElection(absl::Span<const ratings::io::ResultRecord> records,
+                                      const std::string& input) {
   Election e;
-  std::vector<std::vector<ratings::AgentId>> ids;
-  ids.reserve(records.size());
-  for (const auto& r : records) {
-    ids.emplace_back();
-    for (const ratings::Standing& s : r.result.standings)
-      ids.back().push_back(e.index.Intern(s.agent));
-  }
-  e.profile = voting::Profile(e.index.size());
-  std::vector<uint32_t> ranks;
-  for (size_t i = 0; i < records.size(); ++i) {
-    ranks.clear();
-    for (const ratings::Standing& s : records[i].result.standings) ranks.push_back(s.rank);
-    e.profile.Add({ids[i], ranks, records[i].result.weight});
-  }
+  ASSIGN_OR_RETURN(e.votes, ratings::io::ToVoteSet(records, input, e.index));
   std::vector<ratings::AgentId> by_name(e.index.size());
   for (ratings::AgentId a = 0; a < by_name.size(); ++a) by_name[a] = a;
   std::sort(by_name.begin(), by_name.end(), [&](ratings::AgentId a, ratings::AgentId b) {
@@ -181,20 +118,6 @@ Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& inde
   return out;
 }
 
-// The effective parameters of `method` (after defaults are resolved).
-Struct EffectiveParams(absl::string_view method, const VotingParams& p, int stv_winners) {
-  Struct out;
-  auto& f = *out.mutable_fields();
-  if (method == "approval") f["k"] = NumberValue(p.k);
-  if (method == "stv") f["winners"] = NumberValue(stv_winners);
-  if (method == "kemeny") f["max_agents"] = NumberValue(static_cast<double>(p.kemeny.max_agents));
-  if (method == "ml-exact" || method == "iml") {
-    f["max_agents"] = NumberValue(static_cast<double>(p.lottery.max_agents));
-    f["tolerance"] = NumberValue(p.lottery.tolerance);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> VotingMethods() {
@@ -218,10 +141,11 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
         absl::StrCat("--method: '", method, "' is not a voting method"));
   }
   VotingParams params;
-  for (const std::string& p : config.params) RETURN_IF_ERROR(ApplyParam(method, p, params));
+  ParamTable param_table = VotingParamTable(method, params);
+  RETURN_IF_ERROR(param_table.Apply(config.params));
 
-  const Election e = MakeElection(records);
-  if (!std::isfinite(e.profile.TotalWeight())) {
+  ASSIGN_OR_RETURN(const Election e, MakeElection(records, config.input));
+  if (!std::isfinite(e.votes.TotalWeight())) {
     // Every weight is finite (ValidateResult), but their sum, hence N, can overflow.
     return absl::InvalidArgumentError(
         "the total weight of the results overflows a double; scale the weights down");
@@ -229,8 +153,8 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   const ratings::AgentIndex& index = e.index;
   const voting::Priority priority = e.priority;
   // Dense up to 4096 agents (or ml-exact / iml's own max_agents, if larger).
-  const voting::BatchTally tally = voting::BatchTally::FromProfile(
-      e.profile, {.dense_max_agents = std::max<size_t>(4096, params.lottery.max_agents)});
+  const voting::BatchTally tally = voting::BatchTally::FromVotes(
+      e.votes, {.dense_max_agents = std::max<size_t>(4096, params.lottery.max_agents)});
 
   v1::RatingReport report;
   report.set_method(method);
@@ -241,14 +165,14 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
 
   if (method == "approval" || method == "plurality" || method == "borda" || method == "copeland") {
     const std::vector<double> score = method == "approval"
-                                          ? voting::ApprovalScores(e.profile, params.k)
-                                      : method == "plurality" ? voting::PluralityScores(e.profile)
-                                      : method == "borda"     ? voting::BordaScores(e.profile)
+                                          ? voting::ApprovalScores(e.votes, params.k)
+                                      : method == "plurality" ? voting::PluralityScores(e.votes)
+                                      : method == "borda"     ? voting::BordaScores(e.votes)
                                                               : voting::CopelandScores(tally);
     AddRanked(ratings::RankByRating(score, index), index, report);
   } else if (method == "stv") {
     ASSIGN_OR_RETURN(const voting::StvOutcome stv,
-                     voting::Stv(e.profile, {.winners = params.winners}, priority));
+                     voting::Stv(e.votes, {.winners = params.winners}, priority));
     stv_winners = stv.winners;
     AddOrder(stv.order, index, report);
     Value& winners = extra["winners"];
@@ -304,7 +228,9 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
     ASSIGN_OR_RETURN(const Eigen::MatrixXd margins, tally.MarginMatrix());
     AddOrder(voting::RankedPairs(margins, priority), index, report);
   }
-  *extra["params"].mutable_struct_value() = EffectiveParams(method, params, stv_winners);
+  // The effective parameters, defaults resolved.
+  if (method == "stv") params.winners = stv_winners;
+  *extra["params"].mutable_struct_value() = param_table.Values();
   extra["seed"] = NumberValue(static_cast<double>(config.seed));
   extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
   return report;
@@ -316,8 +242,7 @@ absl::Status CheckVotingParams(const RateConfig& config) {
         absl::StrCat("--method: '", config.method, "' is not a voting method"));
   }
   VotingParams check;
-  for (const std::string& p : config.params) RETURN_IF_ERROR(ApplyParam(config.method, p, check));
-  return absl::OkStatus();
+  return VotingParamTable(config.method, check).Apply(config.params);
 }
 
 }  // namespace ratingd

@@ -1,44 +1,79 @@
-// The whole profile of a batch method (docs/MODELS.md §5): every result, owned in flat arrays,
-// so that batch solvers can sample results by index (SCO Algorithm 1 line 2) and the
-// memory is O(total standings), not one allocation per result.
+// The votes of a whole profile (docs/MODELS.md §1, §5, §6): every result of a batch run,
+// owned in flat arrays (memory O(total standings), not one allocation per result), read
+// by the batch solvers (which sample results by index, SCO Algorithm 1 line 2), the
+// metrics, and the voting rules ([VasE] §"Voting": voters, weak orders over the
+// alternatives). Each vote is kept twice: as given, and best first with dense ranks.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "ratings/agent_index.h"
 #include "ratings/result.h"
 
 namespace ratings {
 
-// Not thread-safe to mutate; const access may be shared. Agents are dense ids < num_agents().
+// Not thread-safe to mutate; const access may be shared. Agents are dense ids <
+// num_agents(). A vote may rank any subset of the agents (an incomplete ranking) and may
+// tie agents.
 class VoteSet {
  public:
-  // Appends a copy of `result`. Precondition: it has >= 2 distinct agents (as validated
-  // results do). Grows num_agents() to cover its ids.
-  void Add(const IndexedResult& result);
+  // No votes and no agents.
+  VoteSet() = default;
+  // No votes over `num_agents` agents (ids 0..num_agents-1), e.g. a pool's.
+  explicit VoteSet(size_t num_agents) : num_agents_(num_agents) {}
 
+  // Appends a copy of `result`. Precondition: its agents are distinct and its weight is
+  // > 0 (as in validated results, which also have >= 2 agents; a vote of one agent is
+  // accepted and carries no pair). Grows num_agents() to cover its ids.
+  void Add(const IndexedResult& result);
+  // Appends `result` after ValidateResult(result, limits), interning its agents into
+  // `index` in standing order. On error (ValidateResult's InvalidArgument) neither this
+  // set nor `index` changes. Grows num_agents() to cover the result's ids, not to
+  // index.size() (SetNumAgents does that).
+  absl::Status Add(const Result& result, AgentIndex& index, const ResultLimits& limits = {});
+
+  // The number of votes.
   size_t size() const { return weights_.size(); }
   size_t num_agents() const { return num_agents_; }
   // Grows the agent count (agents that appear in no result, e.g. from a ground truth).
   void SetNumAgents(size_t n) {
     if (n > num_agents_) num_agents_ = n;
   }
-  // Precondition: i < size(). Valid until the next Add.
+
+  // Vote i as added: agents[j] has rank ranks[j], in the order given.
+  // Precondition: i < size(). Valid until the next Add (as are all views below).
   IndexedResult operator[](size_t i) const {
-    const size_t begin = offsets_[i];
-    const size_t end = offsets_[i + 1];
-    return {absl::MakeConstSpan(agents_).subspan(begin, end - begin),
-            absl::MakeConstSpan(ranks_).subspan(begin, end - begin), weights_[i]};
+    return {Slice(agents_, i), Slice(ranks_, i), weights_[i]};
   }
+  // Vote i best first: the same agents sorted by rank, ties in the order given, with
+  // dense ranks (its tie groups numbered from 1: 1 for the top group, one more for each
+  // group below), so two agents tie exactly when their given ranks are equal. Given
+  // agents {a, b, c} with ranks {3, 1, 3}: agents {b, a, c}, ranks {1, 2, 2}.
+  IndexedResult BestFirst(size_t i) const {
+    return {Slice(best_first_agents_, i), Slice(dense_ranks_, i), weights_[i]};
+  }
+  double Weight(size_t i) const { return weights_[i]; }
+  // Sum of the weights of all votes, in the order added (may overflow to +inf).
+  double TotalWeight() const { return total_weight_; }
 
  private:
+  template <typename T>
+  absl::Span<const T> Slice(const std::vector<T>& v, size_t i) const {
+    return absl::MakeConstSpan(v).subspan(offsets_[i], offsets_[i + 1] - offsets_[i]);
+  }
+
   size_t num_agents_ = 0;
-  std::vector<size_t> offsets_ = {0};
-  std::vector<AgentId> agents_;
+  std::vector<size_t> offsets_ = {0};  // vote i is [offsets_[i], offsets_[i+1]) of each array
+  std::vector<AgentId> agents_;        // as given
   std::vector<uint32_t> ranks_;
+  std::vector<AgentId> best_first_agents_;  // best first
+  std::vector<uint32_t> dense_ranks_;
   std::vector<double> weights_;
+  double total_weight_ = 0.0;
 };
 
 }  // namespace ratings

@@ -13,9 +13,10 @@ BatchTally::BatchTally(size_t agents, const BatchTallyOptions& options)
   if (dense_) matrix_.Resize(agents);
 }
 
-BatchTally BatchTally::FromProfile(const Profile& profile, const BatchTallyOptions& options) {
-  BatchTally tally(profile.agents(), options);
-  for (size_t v = 0; v < profile.votes(); ++v) tally.AddVote(profile, v);
+BatchTally BatchTally::FromVotes(const VoteSet& votes, const BatchTallyOptions& options) {
+  BatchTally tally(votes.num_agents(), options);
+  // Each pair of a vote adds once, so N does not depend on the order of a vote's standings.
+  for (size_t v = 0; v < votes.size(); ++v) tally.Add(votes[v]);
   return tally;
 }
 
@@ -42,11 +43,6 @@ void BatchTally::Add(const IndexedResult& result) {
       }
     }
   }
-}
-
-void BatchTally::AddVote(const Profile& profile, size_t vote) {
-  // Groups are ranks shifted by one: an IndexedResult view over them is exact.
-  Add({profile.Agents(vote), profile.Groups(vote), profile.Weight(vote)});
 }
 
 double BatchTally::N(AgentId a, AgentId b) const {
@@ -103,6 +99,10 @@ absl::StatusOr<Eigen::MatrixXd> BatchTally::MarginMatrix() const {
   if (!n.ok()) return n.status();
   Eigen::MatrixXd m = *n - n->transpose();
   return m;
+}
+
+std::vector<PairCount> TallyPairs(const VoteSet& votes) {
+  return BatchTally::FromVotes(votes, {.dense_max_agents = 0}).Pairs();
 }
 
 }  // namespace ratings::voting

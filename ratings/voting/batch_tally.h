@@ -12,10 +12,10 @@
 #include "Eigen/Core"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "ratings/batch/vote_set.h"
 #include "ratings/pair_count.h"
 #include "ratings/pairwise_tally.h"
 #include "ratings/result.h"
-#include "ratings/voting/profile.h"
 
 namespace ratings::voting {
 
@@ -30,14 +30,12 @@ struct BatchTallyOptions {
 class BatchTally {
  public:
   BatchTally(size_t agents, const BatchTallyOptions& options = {});
-  // The tally of every vote of the profile.
-  static BatchTally FromProfile(const Profile& profile, const BatchTallyOptions& options = {});
+  // The tally of every vote of `votes`, over votes.num_agents() agents.
+  static BatchTally FromVotes(const VoteSet& votes, const BatchTallyOptions& options = {});
 
   // Adds the result's weight to N(a, b) for every pair with a strictly above b.
   // Precondition: every id < agents().
   void Add(const IndexedResult& result);
-  // As Add, for vote `vote` of the profile.
-  void AddVote(const Profile& profile, size_t vote);
 
   size_t agents() const { return agents_; }
   bool dense() const { return dense_; }
@@ -63,5 +61,11 @@ class BatchTally {
   // Sparse mode: key (a << 32) | b with a < b -> (N(a,b), N(b,a)).
   absl::flat_hash_map<uint64_t, std::pair<double, double>> pairs_;
 };
+
+// The distinct pairs of `votes` with their strict counts, sorted by (a, b): the Pairs() of a
+// sparse tally of every vote, so memory stays O(agents + distinct pairs) at any agent count
+// (docs/CONTRACTS.md §5). What the pair-based batch methods (Bradley–Terry) and `ratingctl
+// eval`'s Condorcet checks read.
+std::vector<PairCount> TallyPairs(const VoteSet& votes);
 
 }  // namespace ratings::voting

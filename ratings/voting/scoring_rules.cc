@@ -8,16 +8,17 @@ namespace {
 
 // Calls visit(agent, first position, group size, vote size, weight) for every standing.
 template <typename Visit>
-void ForEachGroupMember(const Profile& profile, Visit visit) {
-  for (size_t v = 0; v < profile.votes(); ++v) {
-    const auto agents = profile.Agents(v);
-    const auto groups = profile.Groups(v);
+void ForEachGroupMember(const VoteSet& votes, Visit visit) {
+  for (size_t v = 0; v < votes.size(); ++v) {
+    const IndexedResult vote = votes.BestFirst(v);
+    const auto agents = vote.agents;
+    const auto groups = vote.ranks;  // dense: equal values tie
     size_t start = 0;
     while (start < agents.size()) {
       size_t end = start + 1;
       while (end < agents.size() && groups[end] == groups[start]) ++end;
       for (size_t i = start; i < end; ++i) {
-        visit(agents[i], start, end - start, agents.size(), profile.Weight(v));
+        visit(agents[i], start, end - start, agents.size(), vote.weight);
       }
       start = end;
     }
@@ -26,10 +27,10 @@ void ForEachGroupMember(const Profile& profile, Visit visit) {
 
 }  // namespace
 
-std::vector<double> ApprovalScores(const Profile& profile, int k) {
-  std::vector<double> score(profile.agents(), 0.0);
+std::vector<double> ApprovalScores(const VoteSet& votes, int k) {
+  std::vector<double> score(votes.num_agents(), 0.0);
   const size_t top = static_cast<size_t>(std::max(k, 1));
-  ForEachGroupMember(profile, [&](AgentId a, size_t first, size_t tied, size_t, double w) {
+  ForEachGroupMember(votes, [&](AgentId a, size_t first, size_t tied, size_t, double w) {
     // Positions first..first+tied-1; those < top are approved, shared by the group.
     if (first >= top) return;
     const size_t approved = std::min(top, first + tied) - first;
@@ -38,11 +39,11 @@ std::vector<double> ApprovalScores(const Profile& profile, int k) {
   return score;
 }
 
-std::vector<double> PluralityScores(const Profile& profile) { return ApprovalScores(profile, 1); }
+std::vector<double> PluralityScores(const VoteSet& votes) { return ApprovalScores(votes, 1); }
 
-std::vector<double> BordaScores(const Profile& profile) {
-  std::vector<double> score(profile.agents(), 0.0);
-  ForEachGroupMember(profile, [&](AgentId a, size_t first, size_t tied, size_t size, double w) {
+std::vector<double> BordaScores(const VoteSet& votes) {
+  std::vector<double> score(votes.num_agents(), 0.0);
+  ForEachGroupMember(votes, [&](AgentId a, size_t first, size_t tied, size_t size, double w) {
     const double below = static_cast<double>(size - first - tied);
     score[a] += w * (below + 0.5 * static_cast<double>(tied - 1));
   });

@@ -12,13 +12,14 @@ namespace {
 enum class State { kHopeful, kElected, kEliminated };
 
 // Each vote's share of its current value per hopeful of its best live group.
-void Count(const Profile& profile, const std::vector<double>& value,
+void Count(const VoteSet& ballots, const std::vector<double>& value,
            const std::vector<State>& state, std::vector<double>& votes) {
   std::fill(votes.begin(), votes.end(), 0.0);
-  for (size_t v = 0; v < profile.votes(); ++v) {
+  for (size_t v = 0; v < ballots.size(); ++v) {
     if (value[v] <= 0.0) continue;
-    const auto agents = profile.Agents(v);
-    const auto groups = profile.Groups(v);
+    const IndexedResult ballot = ballots.BestFirst(v);
+    const auto agents = ballot.agents;
+    const auto groups = ballot.ranks;  // dense: equal values tie
     size_t i = 0;
     while (i < agents.size()) {
       size_t end = i + 1;
@@ -38,26 +39,26 @@ void Count(const Profile& profile, const std::vector<double>& value,
 
 }  // namespace
 
-absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options,
+absl::StatusOr<StvOutcome> Stv(const VoteSet& ballots, const StvOptions& options,
                                Priority priority) {
-  const size_t m = profile.agents();
+  const size_t m = ballots.num_agents();
   if (options.winners < 0 || static_cast<size_t>(options.winners) > m) {
     return absl::InvalidArgumentError(
         absl::StrCat("winners: ", options.winners, " is not in [0, ", m, "] (0 = default)"));
   }
-  if (!std::isfinite(profile.TotalWeight())) {
+  if (!std::isfinite(ballots.TotalWeight())) {
     return absl::InvalidArgumentError("the total weight of the votes is not finite");
   }
   StvOutcome out;
   out.winners = options.winners > 0 ? options.winners : std::max(1, static_cast<int>(m / 2));
   if (m == 0) return out;
   const size_t k = static_cast<size_t>(out.winners);
-  const double n = profile.TotalWeight();
+  const double n = ballots.TotalWeight();
   out.quota = std::floor(n / static_cast<double>(k + 1)) + 1.0;
 
   std::vector<State> state(m, State::kHopeful);
-  std::vector<double> value(profile.votes());
-  for (size_t v = 0; v < profile.votes(); ++v) value[v] = profile.Weight(v);
+  std::vector<double> value(ballots.size());
+  for (size_t v = 0; v < ballots.size(); ++v) value[v] = ballots.Weight(v);
   std::vector<double> votes(m, 0.0);
   out.votes.assign(m, 0.0);
   std::vector<AgentId> won;
@@ -78,7 +79,7 @@ absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options
   };
 
   while (won.size() < k && hopeful > 0) {
-    Count(profile, value, state, votes);
+    Count(ballots, value, state, votes);
     const std::vector<AgentId> h = ranked_hopefuls();
     if (h.size() <= k - won.size()) {
       for (AgentId a : h) {
@@ -94,10 +95,11 @@ absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options
       // Gregory transfer: votes counting for `best` keep (votes - quota) / votes of the
       // share they gave it.
       const double keep = (votes[best] - out.quota) / votes[best];
-      for (size_t v = 0; v < profile.votes(); ++v) {
+      for (size_t v = 0; v < ballots.size(); ++v) {
         if (value[v] <= 0.0) continue;
-        const auto agents = profile.Agents(v);
-        const auto groups = profile.Groups(v);
+        const IndexedResult ballot = ballots.BestFirst(v);
+        const auto agents = ballot.agents;
+        const auto groups = ballot.ranks;
         size_t i = 0;
         while (i < agents.size()) {
           size_t end = i + 1;
@@ -128,7 +130,7 @@ absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options
   }
   if (hopeful > 0) {
     // Seats filled: the hopefuls left join the losers, most votes first.
-    Count(profile, value, state, votes);
+    Count(ballots, value, state, votes);
     const std::vector<AgentId> h = ranked_hopefuls();
     for (auto it = h.rbegin(); it != h.rend(); ++it) {
       out.votes[*it] = votes[*it];

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ratings/voting/profile.h"
+#include "ratings/batch/vote_set.h"
 #include "ratings/voting/social_order.h"
 
 namespace ratings::voting {
@@ -40,7 +40,7 @@ struct StvOutcome {
 // below 1 (pentathlon: 6.3, 3.2, 2.1).
 // InvalidArgument if options.winners < 0 or > m, or the total weight is not finite.
 // Priority size must be m.
-absl::StatusOr<StvOutcome> Stv(const Profile& profile, const StvOptions& options,
+absl::StatusOr<StvOutcome> Stv(const VoteSet& ballots, const StvOptions& options,
                                Priority priority);
 
 }  // namespace ratings::voting

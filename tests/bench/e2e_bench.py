@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end benchmark of ratingd through a real broker (docs/CONTRACTS.md §5, last rows).
+"""End-to-end benchmark of ratingd through a real broker (docs/CONTRACTS.md §5 rows 9-10).
 
     e2e_bench.py --ratingd BIN --ratingctl BIN [--results N] [--rate R] [--seconds S]
 

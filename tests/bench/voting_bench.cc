@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "ratings/batch/vote_set.h"
 #include "ratings/maximal_lottery.h"
 #include "ratings/voting/batch_tally.h"
 #include "ratings/voting/copeland.h"
 #include "ratings/voting/exact_lottery.h"
 #include "ratings/voting/iterative_lotteries.h"
 #include "ratings/voting/kemeny.h"
-#include "ratings/voting/profile.h"
 #include "ratings/voting/ranked_pairs.h"
 #include "ratings/voting/schulze.h"
 #include "ratings/voting/scoring_rules.h"
@@ -53,8 +53,8 @@ Rankings MakeRankings(size_t agents, size_t votes, bool plackett_luce) {
   return r;
 }
 
-Profile ToProfile(const Rankings& r) {
-  Profile profile(r.agents);
+VoteSet ToProfile(const Rankings& r) {
+  VoteSet profile(r.agents);
   std::vector<uint32_t> ranks(r.agents);
   std::iota(ranks.begin(), ranks.end(), 1u);
   for (const auto& order : r.orders) profile.Add({order, ranks, 1.0});
@@ -70,8 +70,8 @@ void BM_AllRules(benchmark::State& state) {
   const std::vector<uint32_t> priority = IdentityPriority(rankings.agents);
   bool kemeny_refused = false;
   for (auto _ : state) {
-    const Profile profile = ToProfile(rankings);
-    const BatchTally tally = BatchTally::FromProfile(profile);
+    const VoteSet profile = ToProfile(rankings);
+    const BatchTally tally = BatchTally::FromVotes(profile);
     const Eigen::MatrixXd n = *tally.PreferenceMatrix();
     const Eigen::MatrixXd m = *tally.MarginMatrix();
     benchmark::DoNotOptimize(ApprovalScores(profile, 3));
@@ -101,15 +101,15 @@ enum Step { kBuild, kScoring, kStv, kCopeland, kSchulze, kRankedPairs, kMl, kIml
 void BM_Step(benchmark::State& state) {
   const Rankings rankings = MakeRankings(100, 1000, state.range(1) != 0);
   const std::vector<uint32_t> priority = IdentityPriority(rankings.agents);
-  const Profile profile = ToProfile(rankings);
-  const BatchTally tally = BatchTally::FromProfile(profile);
+  const VoteSet profile = ToProfile(rankings);
+  const BatchTally tally = BatchTally::FromVotes(profile);
   const Eigen::MatrixXd n = *tally.PreferenceMatrix();
   const Eigen::MatrixXd m = *tally.MarginMatrix();
   for (auto _ : state) {
     switch (static_cast<Step>(state.range(0))) {
       case kBuild: {
-        const Profile p = ToProfile(rankings);
-        benchmark::DoNotOptimize(*BatchTally::FromProfile(p).MarginMatrix());
+        const VoteSet p = ToProfile(rankings);
+        benchmark::DoNotOptimize(*BatchTally::FromVotes(p).MarginMatrix());
         break;
       }
       case kScoring:
@@ -150,7 +150,7 @@ BENCHMARK(BM_Step)
 void BM_Kemeny(benchmark::State& state) {
   const Rankings rankings =
       MakeRankings(static_cast<size_t>(state.range(0)), 1000, state.range(1) != 0);
-  const Eigen::MatrixXd n = *BatchTally::FromProfile(ToProfile(rankings)).PreferenceMatrix();
+  const Eigen::MatrixXd n = *BatchTally::FromVotes(ToProfile(rankings)).PreferenceMatrix();
   const std::vector<uint32_t> priority = IdentityPriority(rankings.agents);
   if (const auto probe = Kemeny(n, {}, priority); !probe.ok()) {
     state.SkipWithError(std::string(probe.status().message()).c_str());

@@ -17,8 +17,10 @@
 #include "ratings/agent_index.h"
 #include "ratings/batch/bradley_terry.h"
 #include "ratings/batch/sco_batch.h"
+#include "ratings/batch/vote_set.h"
 #include "ratings/generators/generated_profile.h"
 #include "ratings/io/read_results.h"
+#include "ratings/io/records_to_votes.h"
 #include "ratings/measures/kendall_tau.h"
 
 namespace ratings {
@@ -135,16 +137,9 @@ TEST(ScoPaperReproTest, PreflibCondorcetMatchAndKemenyDistance) {
         io::ReadResultsFile(file, *io::InferFormat(file), ResultLimits{});
     ASSERT_TRUE(read.ok()) << read.status();
     AgentIndex index;
-    VoteSet votes;
-    for (const io::ResultRecord& record : read->records) {
-      std::vector<AgentId> ids;
-      std::vector<uint32_t> ranks;
-      for (const Standing& s : record.result.standings) {
-        ids.push_back(index.Intern(s.agent));
-        ranks.push_back(s.rank);
-      }
-      votes.Add({ids, ranks, record.result.weight});
-    }
+    absl::StatusOr<VoteSet> read_votes = io::ToVoteSet(read->records, file, index);
+    ASSERT_TRUE(read_votes.ok()) << read_votes.status();
+    const VoteSet& votes = *read_votes;
     if (index.size() < 2 || index.size() > 10) continue;
     const std::vector<std::vector<double>> N = DenseN(votes);
     const std::optional<AgentId> winner = DenseCondorcetWinner(N);

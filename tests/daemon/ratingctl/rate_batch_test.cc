@@ -12,7 +12,6 @@ namespace ratingd {
 namespace {
 
 using ::ratings::testing::StatusIs;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
@@ -148,23 +147,6 @@ TEST(BatchMethodsTest, RateRecordsEqualsRunRate) {
   auto from_file = RunRate(config);
   ASSERT_TRUE(from_memory.ok() && from_file.ok());
   EXPECT_EQ(*ReportToJson(*from_memory), *ReportToJson(*from_file));
-}
-
-// The interim tally by hand: a>b>c, then b>a with c tied... (b, a ranked 1, 2; c 2):
-// (a,b): a above once, b above once; (a,c): a above once, tie once; (b,c): b above twice.
-TEST(BatchMethodsTest, TallyPairsByHand) {
-  ratings::AgentIndex index;
-  std::vector<ratings::io::ResultRecord> records(2);
-  records[0].result.standings = {{"a", 1, {}}, {"b", 2, {}}, {"c", 3, {}}};
-  records[1].result.standings = {{"b", 1, {}}, {"a", 2, {}}, {"c", 2, {}}};
-  auto votes = ToVoteSet(records, "mem", index);
-  ASSERT_TRUE(votes.ok());
-  const std::vector<ratings::PairCount> pairs = TallyPairsForBatch(*votes);
-  ASSERT_EQ(pairs.size(), 3u);
-  auto as_tuple = [](const ratings::PairCount& p) { return std::tuple(p.a, p.b, p.n_ab, p.n_ba); };
-  EXPECT_THAT((std::vector{as_tuple(pairs[0]), as_tuple(pairs[1]), as_tuple(pairs[2])}),
-              ElementsAre(std::tuple(0u, 1u, 1.0, 1.0), std::tuple(0u, 2u, 1.0, 0.0),
-                          std::tuple(1u, 2u, 2.0, 0.0)));
 }
 
 }  // namespace

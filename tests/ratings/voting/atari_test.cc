@@ -27,7 +27,7 @@ using ::testing::DoubleNear;
 
 struct Atari {
   AgentIndex index;
-  Profile profile{0};
+  VoteSet profile;
   std::vector<uint32_t> priority;  // by name, as ratingctl does
 
   AgentId Id(const std::string& name) const { return *index.Find(name); }
@@ -44,7 +44,7 @@ Atari Load() {
     ids.emplace_back();
     for (const Standing& s : r.result.standings) ids.back().push_back(atari.index.Intern(s.agent));
   }
-  atari.profile = Profile(atari.index.size());
+  atari.profile = VoteSet(atari.index.size());
   for (size_t i = 0; i < read->records.size(); ++i) {
     std::vector<uint32_t> ranks;
     for (const Standing& s : read->records[i].result.standings) ranks.push_back(s.rank);
@@ -61,10 +61,10 @@ Atari Load() {
 
 TEST(AtariTest, RainbowIsTheStrongCondorcetWinnerAndEveryRuleTopRanksIt) {
   const Atari atari = Load();
-  ASSERT_EQ(atari.profile.votes(), 54u);
-  ASSERT_EQ(atari.profile.agents(), 8u);
+  ASSERT_EQ(atari.profile.size(), 54u);
+  ASSERT_EQ(atari.profile.num_agents(), 8u);
   const AgentId rainbow = atari.Id("rainbow");
-  const BatchTally tally = BatchTally::FromProfile(atari.profile);
+  const BatchTally tally = BatchTally::FromVotes(atari.profile);
   for (AgentId b = 0; b < 8; ++b) {
     if (b == rainbow) continue;
     EXPECT_GT(tally.Margin(rainbow, b), 0) << atari.Name(b);
@@ -89,7 +89,7 @@ TEST(AtariTest, RainbowIsTheStrongCondorcetWinnerAndEveryRuleTopRanksIt) {
 // them); Kemeny's order exactly.
 TEST(AtariTest, CopelandPluralityAndKemenyOfTable6) {
   const Atari atari = Load();
-  const BatchTally tally = BatchTally::FromProfile(atari.profile);
+  const BatchTally tally = BatchTally::FromVotes(atari.profile);
   const std::vector<double> copeland = CopelandScores(tally);
   const std::vector<double> plurality = PluralityScores(atari.profile);
   struct Row {
@@ -120,7 +120,7 @@ TEST(AtariTest, CopelandPluralityAndKemenyOfTable6) {
 // the maximum-entropy lottery (docs/MODELS.md §6) gives each 1/2, so both score 3.5.
 TEST(AtariTest, IterativeMaximalLotteriesPutTheTiedPairOnOneLevelWithEqualProbability) {
   const Atari atari = Load();
-  const BatchTally tally = BatchTally::FromProfile(atari.profile);
+  const BatchTally tally = BatchTally::FromVotes(atari.profile);
   EXPECT_EQ(tally.Margin(atari.Id("a3c"), atari.Id("dueling-ddqn")), 0);
   const absl::StatusOr<ImlOutcome> iml = IterativeMaximalLotteries(*tally.MarginMatrix());
   ASSERT_TRUE(iml.ok()) << iml.status();

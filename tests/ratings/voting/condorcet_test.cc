@@ -23,15 +23,16 @@ namespace ratings::voting {
 namespace {
 
 // The agent beating every other by a strict majority of the votes ranking both, or -1.
-int CondorcetWinner(const Profile& profile) {
-  for (AgentId w = 0; w < profile.agents(); ++w) {
+int CondorcetWinner(const VoteSet& profile) {
+  for (AgentId w = 0; w < profile.num_agents(); ++w) {
     bool wins_all = true;
-    for (AgentId b = 0; b < profile.agents() && wins_all; ++b) {
+    for (AgentId b = 0; b < profile.num_agents() && wins_all; ++b) {
       if (b == w) continue;
       double margin = 0.0;
-      for (size_t v = 0; v < profile.votes(); ++v) {
-        const auto agents = profile.Agents(v);
-        const auto groups = profile.Groups(v);
+      for (size_t v = 0; v < profile.size(); ++v) {
+        const IndexedResult vote = profile.BestFirst(v);
+        const auto agents = vote.agents;
+        const auto groups = vote.ranks;
         int gw = -1, gb = -1;
         for (size_t i = 0; i < agents.size(); ++i) {
           if (agents[i] == w) gw = static_cast<int>(groups[i]);
@@ -59,13 +60,13 @@ TEST(CondorcetTest, EveryCondorcetMethodTopRanksTheCondorcetWinner) {
       std::shuffle(all.begin(), all.end(), rng);
       votes.push_back({1.0, all});
     }
-    const Profile profile = testing::StrictProfile(m, votes);
+    const VoteSet profile = testing::StrictProfile(m, votes);
     const int winner = CondorcetWinner(profile);
     if (winner < 0) continue;
     ++checked;
     const auto w = static_cast<AgentId>(winner);
     const std::vector<uint32_t> priority = IdentityPriority(m);
-    const BatchTally tally = BatchTally::FromProfile(profile);
+    const BatchTally tally = BatchTally::FromVotes(profile);
     const Eigen::MatrixXd n = *tally.PreferenceMatrix();
     const Eigen::MatrixXd margins = *tally.MarginMatrix();
     EXPECT_EQ(OrderByScore(CopelandScores(tally), priority)[0], w);

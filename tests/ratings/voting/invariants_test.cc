@@ -42,7 +42,7 @@ TEST(InvariantsTest, RandomProfiles) {
   std::uniform_real_distribution<double> weight(0.1, 5.0);
   for (int trial = 0; trial < 150; ++trial) {
     const size_t m = 1 + static_cast<size_t>(trial % 12);
-    Profile profile(m);
+    VoteSet profile(m);
     std::vector<AgentId> all(m);
     std::iota(all.begin(), all.end(), AgentId{0});
     const int votes = static_cast<int>(rng() % 20);
@@ -57,7 +57,7 @@ TEST(InvariantsTest, RandomProfiles) {
       testing::AddWeakOrder(profile, order, weight(rng));
     }
     const std::vector<uint32_t> priority = IdentityPriority(m);
-    const BatchTally tally = BatchTally::FromProfile(profile);
+    const BatchTally tally = BatchTally::FromVotes(profile);
     const Eigen::MatrixXd n = *tally.PreferenceMatrix();
     const Eigen::MatrixXd margins = *tally.MarginMatrix();
 

@@ -28,7 +28,7 @@ double Value(const Eigen::MatrixXd& n, const std::vector<AgentId>& order) {
 }
 
 Eigen::MatrixXd RandomPreferences(int agents, int votes, std::mt19937& rng) {
-  Profile profile(static_cast<size_t>(agents));
+  VoteSet profile(static_cast<size_t>(agents));
   std::vector<AgentId> all(static_cast<size_t>(agents));
   std::iota(all.begin(), all.end(), AgentId{0});
   for (int v = 0; v < votes; ++v) {
@@ -41,7 +41,7 @@ Eigen::MatrixXd RandomPreferences(int agents, int votes, std::mt19937& rng) {
     }
     testing::AddWeakOrder(profile, order, 1.0 + static_cast<double>(rng() % 2));
   }
-  return *BatchTally::FromProfile(profile).PreferenceMatrix();
+  return *BatchTally::FromVotes(profile).PreferenceMatrix();
 }
 
 TEST(KemenyTest, MatchesBruteForceOnRandomProfiles) {

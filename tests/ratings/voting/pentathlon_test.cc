@@ -28,8 +28,8 @@ using testing::Pentathlon;
 
 const std::vector<uint32_t> kPriority = IdentityPriority(3);
 
-Eigen::MatrixXd PentathlonN() { return *BatchTally::FromProfile(Pentathlon()).PreferenceMatrix(); }
-Eigen::MatrixXd PentathlonM() { return *BatchTally::FromProfile(Pentathlon()).MarginMatrix(); }
+Eigen::MatrixXd PentathlonN() { return *BatchTally::FromVotes(Pentathlon()).PreferenceMatrix(); }
+Eigen::MatrixXd PentathlonM() { return *BatchTally::FromVotes(Pentathlon()).MarginMatrix(); }
 
 TEST(PentathlonTest, MatricesOfTheAppendix) {
   const Eigen::MatrixXd n = PentathlonN();
@@ -75,7 +75,7 @@ TEST(PentathlonTest, Stv) {
 
 // "the Copeland score of A is 1, B is 0, and C is 2."
 TEST(PentathlonTest, Copeland) {
-  EXPECT_THAT(CopelandScores(BatchTally::FromProfile(Pentathlon())), ElementsAre(1, 0, 2));
+  EXPECT_THAT(CopelandScores(BatchTally::FromVotes(Pentathlon())), ElementsAre(1, 0, 2));
 }
 
 // The appendix's table of Kemeny values (C>A>B: 10 is the maximum) and "the scores are

@@ -26,8 +26,8 @@ using ::testing::HasSubstr;
 constexpr AgentId kA = 0, kB = 1, kC = 2, kD = 3;
 
 // One vote {A, B} > C over four agents (D unranked), weight 2.
-Profile TiedTop() {
-  Profile profile(4);
+VoteSet TiedTop() {
+  VoteSet profile(4);
   AddWeakOrder(profile, {{kA, kB}, {kC}}, 2.0);
   return profile;
 }
@@ -48,7 +48,7 @@ TEST(ScoringRulesTest, BordaCountsWithinTheVoteAndHalvesTies) {
   // Positions 0, 1, 2 of a 3-agent vote earn 2, 1, 0; A and B share 2 + 1: 1.5 each.
   EXPECT_THAT(BordaScores(TiedTop()), ElementsAre(3, 3, 0, 0));
   // A 2-agent vote A > D adds 1 to A only (its own length, not the 4 agents).
-  Profile profile = TiedTop();
+  VoteSet profile = TiedTop();
   AddWeakOrder(profile, {{kA}, {kD}});
   EXPECT_THAT(BordaScores(profile), ElementsAre(4, 3, 0, 0));
 }
@@ -65,8 +65,8 @@ TEST(ScoringRulesTest, CompleteStrictVotesMatchDirectCounts) {
     std::shuffle(order.begin(), order.end(), rng);
     votes.push_back({1.0 + v % 3, order});
   }
-  const Profile profile = testing::StrictProfile(m, votes);
-  const Eigen::MatrixXd n = *BatchTally::FromProfile(profile).PreferenceMatrix();
+  const VoteSet profile = testing::StrictProfile(m, votes);
+  const Eigen::MatrixXd n = *BatchTally::FromVotes(profile).PreferenceMatrix();
   std::vector<double> first(m, 0.0), top3(m, 0.0);
   for (const auto& [w, o] : votes) {
     first[o[0]] += w;
@@ -86,7 +86,7 @@ TEST(ScoringRulesTest, CompleteStrictVotesMatchDirectCounts) {
 // Round 4: D alone for the last seat -> elected with 3.
 // Order A, D, B, C; scores A 2*4 - 0 + .4, D 8 - 1 + .3, B 4 - 0 + .2, C 4 - 1 + .1.
 TEST(StvTest, TwoSeatsWithExhaustedVotes) {
-  const Profile profile =
+  const VoteSet profile =
       testing::StrictProfile(4, {{4, {kA, kB, kC}}, {2, {kB, kC}}, {1, {kC, kD}}, {2, {kD, kC}}});
   const absl::StatusOr<StvOutcome> stv = Stv(profile, {.winners = 2}, IdentityPriority(4));
   ASSERT_TRUE(stv.ok()) << stv.status();
@@ -101,7 +101,7 @@ TEST(StvTest, TwoSeatsWithExhaustedVotes) {
 // Round 2: B 3 + 1 = 4 >= 4 elected with 4 (whole-vote counting would give B only 3).
 // Seats filled: C joins the losers with 1. Scores 6.5, 5.4, 3.1.
 TEST(StvTest, SurplusIsTransferredFractionally) {
-  const Profile profile = testing::StrictProfile(3, {{5, {kA, kB}}, {1, {kC}}, {3, {kB}}});
+  const VoteSet profile = testing::StrictProfile(3, {{5, {kA, kB}}, {1, {kC}}, {3, {kB}}});
   const absl::StatusOr<StvOutcome> stv = Stv(profile, {.winners = 2}, IdentityPriority(3));
   ASSERT_TRUE(stv.ok());
   EXPECT_THAT(stv->order.order, ElementsAre(kA, kB, kC));
@@ -115,7 +115,7 @@ TEST(StvTest, DefaultWinnersIsHalfTheAgentsAndTheVotesAreZeroPadded) {
   // 6 agents -> 3 winners. Votes: 12 votes so n = 12 has two digits: X / 100.
   std::vector<std::pair<double, std::vector<AgentId>>> votes = {
       {5, {0, 1}}, {4, {1, 0}}, {3, {2, 3}}};
-  const Profile profile = testing::StrictProfile(6, votes);
+  const VoteSet profile = testing::StrictProfile(6, votes);
   const absl::StatusOr<StvOutcome> stv = Stv(profile, {}, IdentityPriority(6));
   ASSERT_TRUE(stv.ok());
   EXPECT_EQ(stv->winners, 3);
@@ -132,7 +132,7 @@ TEST(StvTest, DefaultWinnersIsHalfTheAgentsAndTheVotesAreZeroPadded) {
 }
 
 TEST(StvTest, RejectsAnOverflowingTotalWeight) {
-  const Profile profile = testing::StrictProfile(2, {{1e308, {kA, kB}}, {1e308, {kB, kA}}});
+  const VoteSet profile = testing::StrictProfile(2, {{1e308, {kA, kB}}, {1e308, {kB, kA}}});
   EXPECT_THAT(Stv(profile, {}, IdentityPriority(2)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not finite")));
 }

@@ -1,0 +1,134 @@
+#include "ratings/batch/vote_set.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratings {
+namespace {
+
+using ::ratings::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(VoteSetTest, EmptyHasNoVotesAndTheAgentsItIsGiven) {
+  const VoteSet none;
+  EXPECT_EQ(none.size(), 0u);
+  EXPECT_EQ(none.num_agents(), 0u);
+  EXPECT_EQ(none.TotalWeight(), 0.0);
+  const VoteSet five(5);
+  EXPECT_EQ(five.size(), 0u);
+  EXPECT_EQ(five.num_agents(), 5u);
+}
+
+// Three votes by hand:
+//   0: agents 4, 7, 2, 9 with ranks 3, 1, 3, 1, weight 2.5. Best first, ties in the order
+//      given: rank 1 holds 7 then 9, rank 3 holds 4 then 2, so 7, 9, 4, 2 with dense
+//      ranks (tie groups from 1) 1, 1, 2, 2.
+//   1: agents 1, 0 with ranks 2, 1, weight 0.5: best first 0, 1; dense ranks 1, 2.
+//   2: agents 3, 5, 6 with ranks 1, 3, 3 (the same as 1, 2, 2), weight 1: already best
+//      first; dense ranks 1, 2, 2.
+// Total weight 2.5 + 0.5 + 1 = 4; agents 0..9 (the largest id is 9).
+TEST(VoteSetTest, KeepsEachVoteAsGivenAndBestFirstWithItsTieGroups) {
+  VoteSet votes;
+  const std::vector<AgentId> a0 = {4, 7, 2, 9}, a1 = {1, 0}, a2 = {3, 5, 6};
+  const std::vector<uint32_t> r0 = {3, 1, 3, 1}, r1 = {2, 1}, r2 = {1, 3, 3};
+  votes.Add({a0, r0, 2.5});
+  votes.Add({a1, r1, 0.5});
+  votes.Add({a2, r2, 1.0});
+  ASSERT_EQ(votes.size(), 3u);
+  EXPECT_EQ(votes.num_agents(), 10u);
+  EXPECT_EQ(votes.TotalWeight(), 4.0);
+
+  EXPECT_THAT(votes[0].agents, ElementsAre(4, 7, 2, 9));
+  EXPECT_THAT(votes[0].ranks, ElementsAre(3, 1, 3, 1));
+  EXPECT_EQ(votes[0].weight, 2.5);
+  EXPECT_THAT(votes.BestFirst(0).agents, ElementsAre(7, 9, 4, 2));
+  EXPECT_THAT(votes.BestFirst(0).ranks, ElementsAre(1, 1, 2, 2));
+  EXPECT_EQ(votes.BestFirst(0).weight, 2.5);
+  EXPECT_EQ(votes.Weight(0), 2.5);
+
+  EXPECT_THAT(votes[1].agents, ElementsAre(1, 0));
+  EXPECT_THAT(votes[1].ranks, ElementsAre(2, 1));
+  EXPECT_THAT(votes.BestFirst(1).agents, ElementsAre(0, 1));
+  EXPECT_THAT(votes.BestFirst(1).ranks, ElementsAre(1, 2));
+  EXPECT_EQ(votes.Weight(1), 0.5);
+
+  EXPECT_THAT(votes[2].agents, ElementsAre(3, 5, 6));
+  EXPECT_THAT(votes[2].ranks, ElementsAre(1, 3, 3));
+  EXPECT_THAT(votes.BestFirst(2).agents, ElementsAre(3, 5, 6));
+  EXPECT_THAT(votes.BestFirst(2).ranks, ElementsAre(1, 2, 2));
+  EXPECT_EQ(votes.Weight(2), 1.0);
+}
+
+// A vote tying everyone is one group; strictly reversed input is reversed.
+TEST(VoteSetTest, AllTiedIsOneGroupAndReversedInputIsReversed) {
+  VoteSet votes;
+  const std::vector<AgentId> agents = {2, 0, 1};
+  const std::vector<uint32_t> tied = {4, 4, 4}, reversed = {3, 2, 1};
+  votes.Add({agents, tied, 1.0});
+  votes.Add({agents, reversed, 1.0});
+  EXPECT_THAT(votes.BestFirst(0).agents, ElementsAre(2, 0, 1));
+  EXPECT_THAT(votes.BestFirst(0).ranks, ElementsAre(1, 1, 1));
+  EXPECT_THAT(votes.BestFirst(1).agents, ElementsAre(1, 0, 2));
+  EXPECT_THAT(votes.BestFirst(1).ranks, ElementsAre(1, 2, 3));
+}
+
+TEST(VoteSetTest, SetNumAgentsOnlyGrows) {
+  VoteSet votes(3);
+  const std::vector<AgentId> agents = {0, 1};
+  const std::vector<uint32_t> ranks = {1, 2};
+  votes.Add({agents, ranks, 1.0});
+  EXPECT_EQ(votes.num_agents(), 3u);
+  votes.SetNumAgents(7);
+  EXPECT_EQ(votes.num_agents(), 7u);
+  votes.SetNumAgents(2);
+  EXPECT_EQ(votes.num_agents(), 7u);
+}
+
+// Standings {b: 2, a: 1, c: 2}, weight 3: interned in standing order (b 0, a 1, c 2).
+TEST(VoteSetTest, AddResultInternsInStandingOrder) {
+  AgentIndex index;
+  VoteSet votes;
+  Result result;
+  result.standings = {{"b", 2, {}}, {"a", 1, {}}, {"c", 2, {}}};
+  result.weight = 3.0;
+  ASSERT_TRUE(votes.Add(result, index).ok());
+  EXPECT_EQ(index.size(), 3u);
+  EXPECT_EQ(index.Name(0), "b");
+  EXPECT_EQ(index.Name(1), "a");
+  EXPECT_EQ(index.Name(2), "c");
+  ASSERT_EQ(votes.size(), 1u);
+  EXPECT_EQ(votes.num_agents(), 3u);
+  EXPECT_THAT(votes[0].agents, ElementsAre(0, 1, 2));
+  EXPECT_THAT(votes[0].ranks, ElementsAre(2, 1, 2));
+  EXPECT_THAT(votes.BestFirst(0).agents, ElementsAre(1, 0, 2));
+  EXPECT_THAT(votes.BestFirst(0).ranks, ElementsAre(1, 2, 2));
+  EXPECT_EQ(votes.Weight(0), 3.0);
+}
+
+TEST(VoteSetTest, AddResultRefusesAnInvalidResultAndChangesNothing) {
+  AgentIndex index;
+  VoteSet votes;
+  Result bad;
+  bad.standings = {{"a", 1, {}}, {"b", 0, {}}};
+  EXPECT_THAT(votes.Add(bad, index),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "standings[1]: rank 0 for agent 'b'; ranks start at 1"));
+  EXPECT_EQ(index.size(), 0u);
+  EXPECT_EQ(votes.size(), 0u);
+  EXPECT_EQ(votes.num_agents(), 0u);
+  // The limits are the caller's.
+  Result three;
+  three.standings = {{"a", 1, {}}, {"b", 2, {}}, {"c", 3, {}}};
+  EXPECT_THAT(votes.Add(three, index, {.max_standings = 2}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("too many standings")));
+  EXPECT_TRUE(votes.Add(three, index).ok());
+  EXPECT_EQ(votes.size(), 1u);
+}
+
+}  // namespace
+}  // namespace ratings
