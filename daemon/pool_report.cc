@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/model_params.h"
 #include "ratings/ranking.h"
@@ -25,44 +26,47 @@ void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::
 
 }  // namespace
 
-absl::StatusOr<v1::RatingReport> PoolReport(absl::string_view model, ratings::Pool& pool,
-                                            size_t limit) {
+absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool& pool, size_t limit,
+                                            uint64_t seed) {
+  const absl::string_view name = ratings::ModelName(model);
   v1::RatingReport report;
-  report.set_method(std::string(model));
+  report.set_method(std::string(name));
   report.set_agents(static_cast<uint32_t>(pool.index().size()));
   report.set_results(static_cast<uint32_t>(pool.results()));
   auto& extra = *report.mutable_extra()->mutable_fields();
-  *extra["params"].mutable_struct_value() = ModelParamsStruct(model, pool.options());
-  extra["seed"] = NumberValue(static_cast<double>(pool.options().seed));
+  *extra["params"].mutable_struct_value() = ModelParamsStruct(name, pool.options());
+  extra["seed"] = NumberValue(static_cast<double>(seed));
   const auto off = [&] {
-    return absl::FailedPreconditionError(absl::StrCat("model '", model, "' is off"));
+    return absl::FailedPreconditionError(absl::StrCat("model '", name, "' is off"));
   };
-  if (model == "elo") {
-    if (pool.elo() == nullptr) return off();
-    AddRanking(ratings::RankByRating(pool.elo()->ratings(), pool.index()), pool.index(), limit,
-               report);
-  } else if (model == "sco") {
-    if (pool.sco() == nullptr) return off();
-    AddRanking(ratings::RankByRating(pool.sco()->ratings(), pool.index()), pool.index(), limit,
-               report);
-  } else if (model == "ml") {
-    ratings::MaximalLottery* ml = pool.mutable_ml();
-    if (ml == nullptr) return off();
-    ASSIGN_OR_RETURN(const ratings::SolveStats stats, ml->Solve());
-    const std::vector<double> lottery = ml->Lottery();
-    const std::vector<double> rating = ml->Ratings();
-    AddRanking(ratings::RankByProbabilityThenRating(lottery, rating, pool.index()), pool.index(),
-               limit, report);
-    auto& out = *extra["lottery"].mutable_struct_value()->mutable_fields();
-    for (const v1::RankedAgent& r : report.ranking()) {
-      out[r.agent()] = NumberValue(lottery[*pool.index().Find(r.agent())]);
+  switch (model) {
+    case ratings::Model::kElo:
+      if (pool.elo() == nullptr) return off();
+      AddRanking(ratings::RankByRating(pool.elo()->ratings(), pool.index()), pool.index(), limit,
+                 report);
+      break;
+    case ratings::Model::kSco:
+      if (pool.sco() == nullptr) return off();
+      AddRanking(ratings::RankByRating(pool.sco()->ratings(), pool.index()), pool.index(), limit,
+                 report);
+      break;
+    case ratings::Model::kMl: {
+      ratings::MaximalLottery* ml = pool.mutable_ml();
+      if (ml == nullptr) return off();
+      ASSIGN_OR_RETURN(const ratings::SolveStats stats, ml->Solve());
+      const std::vector<double> lottery = ml->Lottery();
+      const std::vector<double> rating = ml->Ratings();
+      AddRanking(ratings::RankByProbabilityThenRating(lottery, rating, pool.index()), pool.index(),
+                 limit, report);
+      auto& out = *extra["lottery"].mutable_struct_value()->mutable_fields();
+      for (const v1::RankedAgent& r : report.ranking()) {
+        out[r.agent()] = NumberValue(lottery[*pool.index().Find(r.agent())]);
+      }
+      extra["exploitability"] = NumberValue(ml->Exploitability());
+      extra["iterations"] = NumberValue(static_cast<double>(ml->iterations()));
+      extra["converged"].set_bool_value(stats.converged);
+      break;
     }
-    extra["exploitability"] = NumberValue(ml->Exploitability());
-    extra["iterations"] = NumberValue(static_cast<double>(ml->iterations()));
-    extra["converged"].set_bool_value(stats.converged);
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown model '", model, "'; known: elo, sco, ml"));
   }
   return report;
 }

@@ -1,7 +1,5 @@
 #include "ratings/pool.h"
 
-#include <sstream>
-
 #include "absl/strings/str_cat.h"
 #include "ratings/status_macros.h"
 
@@ -63,9 +61,6 @@ PoolState Pool::ExportState() const {
   if (elo_) state.elo.assign(elo_->ratings().begin(), elo_->ratings().end());
   if (sco_) state.sco.assign(sco_->ratings().begin(), sco_->ratings().end());
   if (ml_) state.ml = ml_->ExportState();
-  std::ostringstream rng;
-  rng << rng_;
-  state.rng = rng.str();
   return state;
 }
 
@@ -99,9 +94,6 @@ absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState
     }
     RETURN_IF_ERROR(pool.ml_->RestoreState(*state.ml));
   }
-  std::istringstream rng(state.rng);
-  rng >> pool.rng_;
-  if (rng.fail()) return absl::InvalidArgumentError("the generator state is unreadable");
   pool.results_ = state.results;
   return pool;
 }

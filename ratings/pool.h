@@ -1,10 +1,9 @@
-// One leaderboard (a "pool", docs/MODELS.md §1): the agent index, the three online models and a
-// seeded random generator.
+// One leaderboard (a "pool", docs/MODELS.md §1): the agent index and the three online models
+// (deterministic: the same results in the same order give bit-identical state).
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -27,9 +26,6 @@ struct PoolOptions {
   ScoOptions sco_options = {};
   MaximalLotteryOptions ml_options = {};
   ResultLimits limits = {};
-  // Seed of the pool's generator (std::mt19937_64); part of the pool's state for
-  // components that sample. The online models here are deterministic and draw nothing.
-  uint64_t seed = 0;
 };
 
 // Everything that determines a Pool's future, for snapshots (docs/ARCHITECTURE.md §5). A model
@@ -40,7 +36,6 @@ struct PoolState {
   std::vector<double> elo = {};
   std::vector<double> sco = {};
   std::optional<MaximalLotteryState> ml = {};
-  std::string rng = {};  // std::mt19937_64 in its standard text form
 };
 
 // Not thread-safe: one thread owns a Pool (docs/ARCHITECTURE.md §3). Apply() costs O(k^2)
@@ -59,7 +54,7 @@ class Pool {
   PoolState ExportState() const;
   // A pool with `options` in `state`. InvalidArgument naming the problem if the state
   // does not fit the options (a model's vector has the wrong size, a repeated agent name,
-  // a value out of range, an unreadable generator state).
+  // a value out of range).
   static absl::StatusOr<Pool> FromState(const PoolOptions& options, const PoolState& state);
 
   const AgentIndex& index() const { return index_; }
@@ -69,18 +64,16 @@ class Pool {
   const Sco* sco() const { return sco_ ? &*sco_ : nullptr; }
   const MaximalLottery* ml() const { return ml_ ? &*ml_ : nullptr; }
   MaximalLottery* mutable_ml() { return ml_ ? &*ml_ : nullptr; }
-  std::mt19937_64& rng() { return rng_; }
   const PoolOptions& options() const { return options_; }
 
  private:
-  explicit Pool(const PoolOptions& options) : options_(options), rng_(options.seed) {}
+  explicit Pool(const PoolOptions& options) : options_(options) {}
 
   PoolOptions options_;
   AgentIndex index_;
   std::optional<Elo> elo_;
   std::optional<Sco> sco_;
   std::optional<MaximalLottery> ml_;
-  std::mt19937_64 rng_;
   uint64_t results_ = 0;
   // Scratch for Apply(), kept to avoid an allocation per result.
   std::vector<AgentId> ids_;

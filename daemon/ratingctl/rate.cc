@@ -1,6 +1,7 @@
 #include "daemon/ratingctl/rate.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "daemon/pool_report.h"
 #include "daemon/ratingctl/rate_batch.h"
 #include "daemon/ratingctl/rate_voting.h"
+#include "ratings/model.h"
 #include "ratings/pool.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -18,11 +20,16 @@
 namespace ratingd {
 namespace {
 
-ratings::PoolOptions OptionsFor(const std::string& method) {
+// A pool keeping only `model`, with `params` ("key=value") applied.
+absl::StatusOr<ratings::PoolOptions> OptionsFor(ratings::Model model,
+                                                const std::vector<std::string>& params) {
   ratings::PoolOptions options;
-  options.elo = method == "elo";
-  options.sco = method == "sco";
-  options.ml = method == "ml";
+  options.elo = model == ratings::Model::kElo;
+  options.sco = model == ratings::Model::kSco;
+  options.ml = model == ratings::Model::kMl;
+  for (const std::string& p : params) {
+    RETURN_IF_ERROR(ApplyModelParam(ratings::ModelName(model), p, options));
+  }
   return options;
 }
 
@@ -52,7 +59,8 @@ absl::Status CheckMethod(const std::string& method) {
 }  // namespace
 
 std::vector<std::string> RateMethods() {
-  std::vector<std::string> methods = {"elo", "sco", "ml"};
+  std::vector<std::string> methods;
+  for (ratings::Model m : ratings::kModels) methods.emplace_back(ratings::ModelName(m));
   for (const std::string& m : BatchMethodNames()) methods.push_back(m);
   for (std::string& m : VotingMethods()) methods.push_back(std::move(m));
   return methods;
@@ -85,11 +93,8 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
     RateConfig quiet = config;
     quiet.progress = nullptr;
     RETURN_IF_ERROR(RateBatch(quiet, {}, 0).status());
-  } else {
-    ratings::PoolOptions options = OptionsFor(config.method);
-    for (const std::string& p : config.params) {
-      RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
-    }
+  } else if (const std::optional<ratings::Model> model = ratings::ParseModel(config.method)) {
+    ASSIGN_OR_RETURN(const ratings::PoolOptions options, OptionsFor(*model, config.params));
     RETURN_IF_ERROR(ratings::Pool::Create(options).status());
   }
   ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
@@ -102,11 +107,12 @@ absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
   RETURN_IF_ERROR(CheckMethod(config.method));
   if (IsBatchMethod(config.method)) return RateBatch(config, records, skipped_votes);
   if (IsVotingMethod(config.method)) return RateByVoting(config, records, skipped_votes);
-  ratings::PoolOptions options = OptionsFor(config.method);
-  options.seed = config.seed;
-  for (const std::string& p : config.params) {
-    RETURN_IF_ERROR(ApplyModelParam(config.method, p, options));
+  // CheckMethod passed and the method is neither batch nor voting: an online model.
+  const std::optional<ratings::Model> model = ratings::ParseModel(config.method);
+  if (!model.has_value()) {
+    return absl::InternalError(absl::StrCat("--method '", config.method, "' is not a model"));
   }
+  ASSIGN_OR_RETURN(const ratings::PoolOptions options, OptionsFor(*model, config.params));
   ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
   for (const ratings::io::ResultRecord& record : records) {
     absl::Status applied = pool.Apply(record.result);
@@ -116,7 +122,8 @@ absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
     }
   }
 
-  ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(config.method, pool, 0));
+  // The online models draw nothing; the seed is only echoed in extra.seed.
+  ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(*model, pool, 0, config.seed));
   (*report.mutable_extra()->mutable_fields())["skipped_votes"].set_number_value(
       static_cast<double>(skipped_votes));
   return report;
@@ -127,7 +134,8 @@ absl::StatusOr<std::string> ReportToJson(const v1::RatingReport& report) {
 }
 
 std::string ReportToTable(const v1::RatingReport& report) {
-  const bool ml = report.method() == "ml" || report.method() == "ml-exact";
+  const bool ml =
+      report.method() == ratings::ModelName(ratings::Model::kMl) || report.method() == "ml-exact";
   const auto& extra = report.extra().fields();
   size_t width = 5;
   for (const auto& r : report.ranking()) width = std::max(width, r.agent().size());

@@ -20,7 +20,7 @@ struct RateConfig {
   std::string input = {};                          // path of the results file
   std::optional<ratings::io::Format> format = {};  // inferred from the extension if unset
   std::vector<std::string> params = {};            // "key=value", see model_params.h
-  uint64_t seed = 0;                               // the pool's generator seed
+  uint64_t seed = 0;                               // batch sampling; echoed in extra.seed
   std::string pool = {};                           // JSONL: rate only this pool
   ratings::ProgressFn progress = {};               // batch methods report progress here
 };

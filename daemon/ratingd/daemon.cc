@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +17,7 @@
 #include "daemon/ratingd/result_decoder.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/time_util.h"
+#include "ratings/model.h"
 
 namespace ratingd {
 namespace {
@@ -244,7 +246,10 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
       pool_results->Increment();
       for (const v1::RankingDelta& delta : deltas) {
         PublishDelta(delta);
-        dirty_.insert({d.record.pool, delta.model()});
+        // LivePool::Apply names the model with ModelName: it always parses.
+        if (const std::optional<ratings::Model> model = ratings::ParseModel(delta.model())) {
+          dirty_.insert({d.record.pool, *model});
+        }
       }
       if (job) SubmitMlJob(*std::move(job), partition.partition, true);
       if (!was_refused && (*pool)->pool().ml() && (*pool)->pool().ml()->refused()) {
@@ -260,7 +265,7 @@ void Daemon::OnRecord(RdKafka::Message& message, PartitionState& partition) {
     Log(absl::StrCat("partition ", partition.partition, ": replayed to the committed offset ",
                      partition.replay_until, "; emitting from here"));
     for (const auto& [name, pool] : partition.pools) {
-      for (const char* model : {"elo", "sco", "ml"}) dirty_.insert({name, model});
+      for (ratings::Model model : ratings::kModels) dirty_.insert({name, model});
     }
   }
 }
@@ -354,17 +359,17 @@ void Daemon::DrainMlSolutions() {
     v1::RankingDelta delta = live.AcceptMlSolution(s.solution);
     if (!s.emit) continue;  // replayed: that delta was committed before
     PublishDelta(delta);
-    dirty_.insert({live.name(), "ml"});
+    dirty_.insert({live.name(), ratings::Model::kMl});
     if (metrics_->PoolLabel(live.name()) != "_other") {
       metrics_->MlExploitability(live.name()).Set(live.ml_exploitability());
-      const std::vector<uint32_t> ml = live.Ranks("ml");
+      const std::vector<uint32_t> ml = live.Ranks(ratings::Model::kMl);
       if (live.pool().elo()) {
         metrics_->RankDisagreement(live.name(), "elo_ml")
-            .Set(NormalizedKendallTau(live.Ranks("elo"), ml));
+            .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kElo), ml));
       }
       if (live.pool().sco()) {
         metrics_->RankDisagreement(live.name(), "sco_ml")
-            .Set(NormalizedKendallTau(live.Ranks("sco"), ml));
+            .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kSco), ml));
       }
     }
   }
@@ -373,9 +378,9 @@ void Daemon::DrainMlSolutions() {
 void Daemon::PublishLeaderboards(bool force) {
   if (dirty_.empty()) return;
   const absl::Time now = absl::Now();
-  std::vector<std::pair<std::string, std::string>> done;
+  std::vector<std::pair<std::string, ratings::Model>> done;
   for (const auto& [pool_name, model] : dirty_) {
-    const std::string key = Key(pool_name, model);
+    const std::string key = Key(pool_name, std::string(ratings::ModelName(model)));
     auto last = last_published_.find(key);
     if (!force && last != last_published_.end() &&
         now - last->second < config_.leaderboard_interval) {
@@ -401,9 +406,10 @@ void Daemon::PublishLeaderboards(bool force) {
     last_published_[key] = now;
     if (metrics_->PoolLabel(pool_name) != "_other") {
       metrics_->PoolAgents(pool_name).Set(static_cast<double>(live.pool().index().size()));
-      if (model != "ml" && live.pool().elo() && live.pool().sco()) {
+      if (model != ratings::Model::kMl && live.pool().elo() && live.pool().sco()) {
         metrics_->RankDisagreement(pool_name, "elo_sco")
-            .Set(NormalizedKendallTau(live.Ranks("elo"), live.Ranks("sco")));
+            .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kElo),
+                                      live.Ranks(ratings::Model::kSco)));
       }
     }
   }
@@ -421,12 +427,7 @@ void Daemon::UpdatePartitionMetrics() {
             RdKafka::ERR_NO_ERROR &&
         high >= 0) {
       metrics_->ConsumerLag(config_.results_topic, p)
-          .Set(static_cast<double>(std::max<int64_t>(0, high - std::max(state.next_offset, low))));
-    }
-    if (state.next_offset < state.replay_until && high >= 0) {
-      // Replaying: lag counts from the committed offset (what is not yet emitted).
-      metrics_->ConsumerLag(config_.results_topic, p)
-          .Set(static_cast<double>(std::max<int64_t>(0, high - state.replay_until)));
+          .Set(static_cast<double>(state.Lag(low, high)));
     }
     pools += state.pools.size();
     for (const auto& [name, pool] : state.pools) {

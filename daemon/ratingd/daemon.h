@@ -36,6 +36,7 @@
 #include "daemon/ratingd/partition_state.h"
 #include "daemon/ratingd/query_queue.h"
 #include "librdkafka/rdkafkacpp.h"
+#include "ratings/model.h"
 
 namespace ratingd {
 
@@ -191,7 +192,7 @@ class Daemon {
   std::string bytes_scratch_;
 
   // Leaderboards due: (pool, model) -> changed since the last publish.
-  absl::flat_hash_set<std::pair<std::string, std::string>> dirty_;
+  absl::flat_hash_set<std::pair<std::string, ratings::Model>> dirty_;
   absl::flat_hash_map<std::string, absl::Time> last_published_;  // by pool
   absl::Time last_snapshot_ = absl::Now();  // when the last snapshots were produced
   absl::Time last_metrics_ = absl::InfinitePast();

@@ -9,11 +9,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "daemon/ratingd/daemon.h"
-#include "daemon/ratingd/log.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/pool_report.h"
+#include "daemon/ratingd/daemon.h"
+#include "daemon/ratingd/log.h"
 #include "google/protobuf/struct.pb.h"
+#include "ratings/model.h"
 
 namespace ratingd {
 namespace {
@@ -44,10 +45,6 @@ void Daemon::ServeQueries() {
       promise->set_value(JsonReply(200, body));
       continue;
     }
-    if (query.model != "elo" && query.model != "sco" && query.model != "ml") {
-      promise->set_value(JsonErrorReply(400, "model must be elo, sco or ml"));
-      continue;
-    }
     auto where = pool_partition_.find(query.pool);
     if (where == pool_partition_.end() || !partitions_.count(where->second)) {
       std::vector<int32_t> held;
@@ -61,12 +58,15 @@ void Daemon::ServeQueries() {
     }
     const LivePool& live = *partitions_.at(where->second).pools.at(query.pool);
     const ratings::Pool& pool = live.pool();
-    if ((query.model == "elo" && !pool.elo()) || (query.model == "sco" && !pool.sco()) ||
-        (query.model == "ml" && !pool.ml())) {
-      promise->set_value(JsonErrorReply(404, absl::StrCat("model '", query.model, "' is off")));
+    const bool on = query.model == ratings::Model::kElo   ? pool.elo() != nullptr
+                    : query.model == ratings::Model::kSco ? pool.sco() != nullptr
+                                                          : pool.ml() != nullptr;
+    if (!on) {
+      promise->set_value(JsonErrorReply(
+          404, absl::StrCat("model '", ratings::ModelName(query.model), "' is off")));
       continue;
     }
-    if (query.model != "ml") {
+    if (query.model != ratings::Model::kMl) {
       promise->set_value(JsonReply(200, live.Report(query.model, query.limit)));
       continue;
     }
@@ -81,7 +81,8 @@ void Daemon::ServeQueries() {
     const size_t limit = query.limit;
     std::shared_ptr<std::promise<QueryReply>> reply_to = promise;
     solver_->Submit([copy, limit, reply_to] {
-      absl::StatusOr<v1::RatingReport> report = PoolReport("ml", *copy, limit);
+      // Seed 0, as LivePool::Report: ratingd has no seed.
+      absl::StatusOr<v1::RatingReport> report = PoolReport(ratings::Model::kMl, *copy, limit, 0);
       reply_to->set_value(report.ok()
                               ? JsonReply(200, *report)
                               : JsonErrorReply(500, std::string(report.status().message())));

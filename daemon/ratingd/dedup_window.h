@@ -25,13 +25,11 @@ class DedupWindow {
   bool Insert(absl::string_view game_id);
   bool Contains(absl::string_view game_id) const { return ids_.contains(game_id); }
 
-  // Oldest first; Restore(Export()) gives an equal window.
-  std::vector<std::string> Export() const { return {order_.begin(), order_.end()}; }
-  // The ids, oldest first, without a copy (snapshots copy them once, into the message).
+  // The ids, oldest first, without a copy (snapshots copy them once, into the message);
+  // Restore of them gives an equal window.
   const std::deque<std::string>& ids() const { return order_; }
   void Restore(const std::vector<std::string>& oldest_first);
   size_t size() const { return order_.size(); }
-  size_t capacity() const { return capacity_; }
 
  private:
   size_t capacity_;

@@ -1,12 +1,14 @@
 #include "daemon/ratingd/http_api.h"
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "CivetServer.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "ratings/model.h"
 
 namespace ratingd {
 namespace {
@@ -45,11 +47,12 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
   q.kind = Query::Kind::kLeaderboard;
   q.pool = path.substr(std::strlen(kPoolsPrefix),
                        path.size() - std::strlen(kPoolsPrefix) - std::strlen(kLeaderboardSuffix));
-  q.model = model;
-  if (model != "elo" && model != "sco" && model != "ml") {
+  const std::optional<ratings::Model> parsed = ratings::ParseModel(model);
+  if (!parsed.has_value()) {
     return absl::InvalidArgumentError(
         absl::StrCat("model must be elo, sco or ml (got '", model, "')"));
   }
+  q.model = *parsed;
   if (!limit.empty()) {
     uint64_t n = 0;
     if (!absl::SimpleAtoi(limit, &n)) {

@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "daemon/model_params.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -43,7 +44,6 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapsho
   state.results = s.results();
   state.elo = ToVector(s.elo());
   state.sco = ToVector(s.sco());
-  state.rng = s.rng();
   if (s.has_ml()) {
     const v1::MlSnapshot& m = s.ml();
     ratings::MaximalLotteryState ml;
@@ -113,7 +113,6 @@ v1::PoolSnapshot LivePool::ToSnapshot() const {
     m.set_iterations(state.ml->iterations);
     m.set_averaging_step(state.ml->averaging_step);
   }
-  s.set_rng(state.rng);
   s.mutable_recent_game_ids()->Reserve(static_cast<int>(dedup_.size()));
   for (const std::string& id : dedup_.ids()) s.add_recent_game_ids(id);
   s.set_elo_sequence(elo_sequence_);
@@ -153,12 +152,12 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
 
   // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
   size_t used = 0;
-  const auto start = [&](const char* model, uint64_t sequence) -> v1::RankingDelta& {
+  const auto start = [&](ratings::Model model, uint64_t sequence) -> v1::RankingDelta& {
     if (used == deltas->size()) deltas->emplace_back();
     v1::RankingDelta& delta = (*deltas)[used++];
     delta.Clear();
     delta.set_pool(name_);
-    delta.set_model(model);
+    delta.set_model(std::string(ratings::ModelName(model)));
     delta.set_sequence(sequence);
     delta.set_game_id(game_id);
     delta.set_results(pool_.results());
@@ -166,14 +165,14 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     return delta;
   };
   if (const ratings::Elo* elo = pool_.elo()) {
-    v1::RankingDelta& delta = start("elo", elo_sequence_ + 1);
-    AppendDelta("elo", elo_order_, elo->ratings(), elo->options().initial, elo_sequence_, ids,
-                elo_before, delta);
+    v1::RankingDelta& delta = start(ratings::Model::kElo, elo_sequence_ + 1);
+    AppendDelta(elo_order_, elo->ratings(), elo->options().initial, elo_sequence_, ids, elo_before,
+                delta);
   }
   if (const ratings::Sco* sco = pool_.sco()) {
-    v1::RankingDelta& delta = start("sco", sco_sequence_ + 1);
+    v1::RankingDelta& delta = start(ratings::Model::kSco, sco_sequence_ + 1);
     const double mid = (sco->options().min + sco->options().max) / 2;
-    AppendDelta("sco", sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
+    AppendDelta(sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
   }
   deltas->resize(used);
   const ratings::MaximalLottery* ml = pool_.ml();
@@ -191,8 +190,8 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   return Outcome::kApplied;
 }
 
-void LivePool::AppendDelta(const char* /*model*/, ratings::RankedOrder& order,
-                           absl::Span<const double> ratings, double initial, uint64_t& sequence,
+void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings,
+                           double initial, uint64_t& sequence,
                            const std::vector<ratings::AgentId>& ids, const Before& before,
                            v1::RankingDelta& delta) {
   ++sequence;
@@ -267,7 +266,7 @@ v1::RankingDelta LivePool::AcceptMlSolution(const MlSolution& solution) {
       ratings::RankByProbabilityThenRating(solution.lottery, solution.rating, copy.index());
   v1::RankingDelta delta;
   delta.set_pool(name_);
-  delta.set_model("ml");
+  delta.set_model(std::string(ratings::ModelName(ratings::Model::kMl)));
   delta.set_sequence(solution.job.sequence);
   delta.set_game_id(solution.job.game_id);
   delta.set_results(solution.job.results);
@@ -295,33 +294,45 @@ v1::RankingDelta LivePool::AcceptMlSolution(const MlSolution& solution) {
   return delta;
 }
 
-uint64_t LivePool::sequence(const std::string& model) const {
-  if (model == "elo") return elo_sequence_;
-  if (model == "sco") return sco_sequence_;
-  return ml_sequence_;
+uint64_t LivePool::sequence(ratings::Model model) const {
+  switch (model) {
+    case ratings::Model::kElo:
+      return elo_sequence_;
+    case ratings::Model::kSco:
+      return sco_sequence_;
+    case ratings::Model::kMl:
+      return ml_sequence_;
+  }
+  return 0;
 }
 
-std::vector<uint32_t> LivePool::Ranks(const std::string& model) const {
+const ratings::RankedOrder& LivePool::Order(ratings::Model model) const {
+  return model == ratings::Model::kElo ? elo_order_ : sco_order_;
+}
+
+std::vector<uint32_t> LivePool::Ranks(ratings::Model model) const {
   const size_t n = pool_.index().size();
   std::vector<uint32_t> out(n, 0);
-  if (model == "ml") {
+  if (model == ratings::Model::kMl) {
     std::copy(ml_last_rank_.begin(), ml_last_rank_.end(), out.begin());
     return out;
   }
-  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  const ratings::RankedOrder& order = Order(model);
   for (size_t a = 0; a < order.size(); ++a) out[a] = order.Rank(static_cast<ratings::AgentId>(a));
   return out;
 }
 
-v1::RatingReport LivePool::Report(const std::string& model, size_t limit) const {
+v1::RatingReport LivePool::Report(ratings::Model model, size_t limit) const {
+  const absl::string_view name = ratings::ModelName(model);
   v1::RatingReport report;
-  report.set_method(model);
+  report.set_method(std::string(name));
   report.set_agents(static_cast<uint32_t>(pool_.index().size()));
   report.set_results(static_cast<uint32_t>(pool_.results()));
   auto& extra = *report.mutable_extra()->mutable_fields();
-  *extra["params"].mutable_struct_value() = ModelParamsStruct(model, pool_.options());
-  extra["seed"].set_number_value(static_cast<double>(pool_.options().seed));
-  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  *extra["params"].mutable_struct_value() = ModelParamsStruct(name, pool_.options());
+  // ratingd has no seed (the online models draw nothing); 0 keeps the document's shape.
+  extra["seed"].set_number_value(0);
+  const ratings::RankedOrder& order = Order(model);
   const size_t n = limit == 0 ? order.size() : std::min(limit, order.size());
   for (uint32_t rank = 1; rank <= n; ++rank) {
     v1::RankedAgent* r = report.add_ranking();
@@ -332,15 +343,16 @@ v1::RatingReport LivePool::Report(const std::string& model, size_t limit) const 
   return report;
 }
 
-v1::Leaderboard LivePool::Leaderboard(const std::string& model) const {
+v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
+  const absl::string_view name = ratings::ModelName(model);
   v1::Leaderboard board;
   board.set_pool(name_);
-  board.set_model(model);
+  board.set_model(std::string(name));
   board.set_sequence(sequence(model));
   board.set_agents(static_cast<uint32_t>(pool_.index().size()));
   board.set_results(pool_.results());
-  *board.mutable_params() = ModelParamsStruct(model, pool_.options());
-  if (model == "ml") {
+  *board.mutable_params() = ModelParamsStruct(name, pool_.options());
+  if (model == ratings::Model::kMl) {
     std::vector<std::pair<uint32_t, ratings::AgentId>> ranked;
     for (size_t a = 0; a < ml_last_rank_.size(); ++a) {
       if (ml_last_rank_[a] > 0) ranked.emplace_back(ml_last_rank_[a], a);
@@ -356,7 +368,7 @@ v1::Leaderboard LivePool::Leaderboard(const std::string& model) const {
     board.set_exploitability(ml_exploitability_);
     return board;
   }
-  const ratings::RankedOrder& order = model == "elo" ? elo_order_ : sco_order_;
+  const ratings::RankedOrder& order = Order(model);
   for (uint32_t rank = 1; rank <= order.size(); ++rank) {
     v1::RankedAgent* r = board.add_ranking();
     r->set_rank(rank);

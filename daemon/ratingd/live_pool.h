@@ -18,13 +18,14 @@
 #include "ratingd/v1/delta.pb.h"
 #include "ratingd/v1/report.pb.h"
 #include "ratingd/v1/snapshot.pb.h"
+#include "ratings/model.h"
 #include "ratings/pool.h"
 #include "ratings/ranked_order.h"
 
 namespace ratingd {
 
 struct LivePoolConfig {
-  ratings::PoolOptions options = {};  // models, parameters, limits, seed
+  ratings::PoolOptions options = {};  // models, parameters, limits
   size_t dedup_window = 100'000;      // game ids remembered per pool
   uint64_t ml_solve_every = 100;      // results between two scheduled ml solves
   size_t max_displaced = 1'000;       // rank-only changes listed per delta
@@ -81,25 +82,29 @@ class LivePool {
   // previous one (every agent whose ml rank or rating changed).
   v1::RankingDelta AcceptMlSolution(const MlSolution& solution);
 
-  // The `ratingctl rate` report of an elo or sco model (PoolReport's output, from the
-  // kept order: O(limit)); limit 0 = all agents.
-  v1::RatingReport Report(const std::string& model, size_t limit) const;
+  // The `ratingctl rate` report of the elo or sco model (PoolReport's output with seed 0,
+  // from the kept order: O(limit)); limit 0 = all agents. Not for ml (use PoolReport on a
+  // copy).
+  v1::RatingReport Report(ratings::Model model, size_t limit) const;
 
-  // The full leaderboard of an elo or sco model (ml: the last accepted solution).
-  v1::Leaderboard Leaderboard(const std::string& model) const;
+  // The full leaderboard of a model (ml: the last accepted solution).
+  v1::Leaderboard Leaderboard(ratings::Model model) const;
 
   const std::string& name() const { return name_; }
   const ratings::Pool& pool() const { return pool_; }
-  uint64_t sequence(const std::string& model) const;
+  // The model's last output sequence number (elo, sco: results applied; ml: solves scheduled).
+  uint64_t sequence(ratings::Model model) const;
   double ml_exploitability() const { return ml_exploitability_; }
   // 1-based rank of each agent in the model's current ranking (ml: last solution; 0 =
   // unranked), for the rank-disagreement metric.
-  std::vector<uint32_t> Ranks(const std::string& model) const;
+  std::vector<uint32_t> Ranks(ratings::Model model) const;
 
  private:
   LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool);
-  void AppendDelta(const char* model, ratings::RankedOrder& order, absl::Span<const double> ratings,
-                   double initial, uint64_t& sequence, const std::vector<ratings::AgentId>& ids,
+  // The kept order of elo or sco.
+  const ratings::RankedOrder& Order(ratings::Model model) const;
+  void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
+                   uint64_t& sequence, const std::vector<ratings::AgentId>& ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
                    v1::RankingDelta& delta);
 

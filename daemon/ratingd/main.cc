@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,13 @@
 #include "absl/time/time.h"
 #include "daemon/flags.h"
 #include "daemon/model_params.h"
+#include "daemon/param_table.h"
 #include "daemon/ratingd/daemon.h"
 #include "daemon/ratingd/http_api.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/process_metrics.h"
 #include "prometheus/exposer.h"
+#include "ratings/model.h"
 
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "Kafka bootstrap servers, host:port[,...]");
 ABSL_FLAG(std::string, group, "ratingd", "consumer group id");
@@ -55,7 +58,6 @@ ABSL_FLAG(absl::Duration, leaderboard_interval, absl::Seconds(1),
 ABSL_FLAG(std::string, metrics_address, "127.0.0.1:9464", "Prometheus /metrics listen address");
 ABSL_FLAG(std::string, http_address, "127.0.0.1:8080", "HTTP API listen address");
 ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
-ABSL_FLAG(uint64_t, seed, 0, "seed of every pool's random generator");
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
           "results between two maximal-lottery solves of a pool (ml deltas and leaderboards)");
@@ -105,13 +107,12 @@ int Fail(const std::string& message) {
 
 absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOptions& options) {
   for (const std::string& p : params) {
-    const size_t dot = p.find('.');
-    const size_t eq = p.find('=');
-    if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
+    const std::optional<ratingd::ScopedParam> scoped = ratingd::SplitScopedParam(p, '.');
+    if (!scoped.has_value() || scoped->assignment.find('=') == std::string::npos) {
       return absl::InvalidArgumentError(
           absl::StrCat("--param '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24"));
     }
-    absl::Status s = ratingd::ApplyModelParam(p.substr(0, dot), p.substr(dot + 1), options);
+    absl::Status s = ratingd::ApplyModelParam(scoped->scope, scoped->assignment, options);
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--param: ", s.message()));
   }
   return absl::OkStatus();
@@ -154,18 +155,23 @@ int main(int argc, char** argv) {
   ratings::PoolOptions& options = config.pool.options;
   options.elo = options.sco = options.ml = false;
   for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_models), ',', absl::SkipEmpty())) {
-    if (m == "elo") {
-      options.elo = true;
-    } else if (m == "sco") {
-      options.sco = true;
-    } else if (m == "ml") {
-      options.ml = true;
-    } else {
+    const std::optional<ratings::Model> model = ratings::ParseModel(m);
+    if (!model.has_value()) {
       return Fail(absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
+    }
+    switch (*model) {
+      case ratings::Model::kElo:
+        options.elo = true;
+        break;
+      case ratings::Model::kSco:
+        options.sco = true;
+        break;
+      case ratings::Model::kMl:
+        options.ml = true;
+        break;
     }
   }
   if (!options.elo && !options.sco && !options.ml) return Fail("--models: name at least one");
-  options.seed = absl::GetFlag(FLAGS_seed);
   options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
   options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
   config.pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);

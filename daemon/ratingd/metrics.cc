@@ -6,6 +6,7 @@
 #include "daemon/ratingd/result_decoder.h"
 #include "librdkafka/rdkafkacpp.h"
 #include "prometheus/gauge.h"
+#include "ratings/model.h"
 
 namespace ratingd {
 namespace {
@@ -77,7 +78,7 @@ Metrics::Metrics(size_t max_pools)
                         .Name("ratingd_deltas_published_total")
                         .Help("Ranking deltas produced, by model")
                         .Register(r);
-  for (const char* m : {"elo", "sco", "ml"}) DeltasPublished(m);
+  for (ratings::Model m : ratings::kModels) DeltasPublished(std::string(ratings::ModelName(m)));
   leaderboards_ = &BuildCounter()
                        .Name("ratingd_leaderboards_published_total")
                        .Help("Leaderboards produced to the compacted topic")

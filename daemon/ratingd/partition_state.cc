@@ -3,13 +3,16 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "daemon/model_params.h"
+#include "ratings/model.h"
 #include "ratings/status_macros.h"
 
 namespace ratingd {
@@ -42,6 +45,11 @@ absl::StatusOr<LivePool*> PartitionState::GetOrCreate(const std::string& name,
     it = pools.emplace(name, std::move(pool)).first;
   }
   return it->second.get();
+}
+
+int64_t PartitionState::Lag(int64_t low, int64_t high) const {
+  const int64_t from = next_offset < replay_until ? replay_until : std::max(next_offset, low);
+  return std::max<int64_t>(0, high - from);
 }
 
 v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) const {
@@ -90,14 +98,18 @@ absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
 std::string ParamsFingerprint(const LivePoolConfig& config) {
   const ratings::PoolOptions& o = config.options;
   std::string text;
-  for (const char* model : {"elo", "sco", "ml"}) {
-    const bool on = std::string(model) == "elo"   ? o.elo
-                    : std::string(model) == "sco" ? o.sco
-                                                  : o.ml;
+  for (ratings::Model model : ratings::kModels) {
+    const bool on = model == ratings::Model::kElo   ? o.elo
+                    : model == ratings::Model::kSco ? o.sco
+                                                    : o.ml;
     if (!on) continue;
-    absl::StrAppend(&text, model, ModelParamsStruct(model, o).ShortDebugString(), ";");
+    const absl::string_view name = ratings::ModelName(model);
+    absl::StrAppend(&text, name, ModelParamsStruct(name, o).ShortDebugString(), ";");
   }
-  absl::StrAppend(&text, "seed=", o.seed, ";max_standings=", o.limits.max_standings,
+  // "seed=0;" stands where earlier versions printed ratingd's --seed (the seed of a pool
+  // generator nothing drew from; both are gone). Fixed at the old default, it keeps the
+  // snapshots of deployments that never set --seed valid (docs/ARCHITECTURE.md §5.4).
+  absl::StrAppend(&text, "seed=0;max_standings=", o.limits.max_standings,
                   ";max_agent_id_bytes=", o.limits.max_agent_id_bytes,
                   ";dedup_window=", config.dedup_window, ";ml_solve_every=", config.ml_solve_every,
                   ";max_displaced=", config.max_displaced);

@@ -30,6 +30,10 @@ struct PartitionState {
 
   // The pool named `name`, created if new.
   absl::StatusOr<LivePool*> GetOrCreate(const std::string& name, const LivePoolConfig& config);
+  // Records not yet emitted, given the partition's watermarks (ratingd_consumer_lag_records):
+  // from next_offset (at least `low`) to `high`; while replaying, from replay_until instead
+  // (the replayed records were emitted before). Never negative.
+  int64_t Lag(int64_t low, int64_t high) const;
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
   // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
   // pool does not restore (the message names the pool and the problem).
@@ -39,7 +43,7 @@ struct PartitionState {
 };
 
 // A fingerprint of everything that must match for a snapshot to be continued exactly:
-// enabled models, their parameters, limits, seed, dedup window and ml schedule.
+// enabled models, their parameters, limits, dedup window and ml schedule.
 std::string ParamsFingerprint(const LivePoolConfig& config);
 
 std::string SnapshotPath(const std::string& dir, const std::string& topic, int32_t partition);

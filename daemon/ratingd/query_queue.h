@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "absl/time/time.h"
+#include "ratings/model.h"
 
 namespace ratingd {
 
@@ -20,7 +21,7 @@ struct Query {
   enum class Kind { kPools, kLeaderboard };
   Kind kind = Kind::kPools;
   std::string pool;
-  std::string model;
+  ratings::Model model = ratings::Model::kElo;  // kLeaderboard
   size_t limit = 0;
 };
 

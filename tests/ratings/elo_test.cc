@@ -5,19 +5,17 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/results.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings {
 namespace {
 
+using ::ratings::testing::Play;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
 Elo MakeElo(EloOptions options = {}) { return *Elo::Create(options); }
-
-void Play(Elo& elo, std::vector<AgentId> agents, std::vector<uint32_t> ranks, double weight = 1) {
-  elo.Update({agents, ranks, weight});
-}
 
 // Expected values below were computed by hand (Python, straight from docs/MODELS.md §2:
 // E_ij = 1/(1 + 10^((r_j - r_i)/400)), each pair moving K/(k-1) (S - E)).

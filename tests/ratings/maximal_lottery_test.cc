@@ -5,20 +5,18 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/results.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings {
 namespace {
 
+using ::ratings::testing::IsOk;
+using ::ratings::testing::Play;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
 constexpr AgentId kA = 0, kB = 1, kC = 2;
-
-void Add(MaximalLottery& ml, std::vector<AgentId> agents, std::vector<uint32_t> ranks,
-         double weight = 1) {
-  ml.Update({agents, ranks, weight});
-}
 
 MaximalLottery Make(MaximalLotteryOptions options = {}) { return *MaximalLottery::Create(options); }
 
@@ -33,9 +31,9 @@ TEST(MaximalLotteryTest, RockPaperScissorsGivesTheUniformLottery) {
   for (RegretVariant variant : kVariants) {
     MaximalLottery ml = Make({.variant = variant});
     ml.Resize(3);
-    Add(ml, {kA, kB}, {1, 2});
-    Add(ml, {kB, kC}, {1, 2});
-    Add(ml, {kC, kA}, {1, 2});
+    Play(ml, {kA, kB}, {1, 2});
+    Play(ml, {kB, kC}, {1, 2});
+    Play(ml, {kC, kA}, {1, 2});
     const SolveStats stats = *ml.Solve();
     EXPECT_TRUE(stats.converged);
     EXPECT_LE(ml.Exploitability(), 1e-3);
@@ -49,9 +47,9 @@ TEST(MaximalLotteryTest, RockPaperScissorsGivesTheUniformLottery) {
 TEST(MaximalLotteryTest, WeightedCycleMatchesTheClosedForm) {
   MaximalLottery ml = Make({.target_exploitability = 1e-6});
   ml.Resize(3);
-  Add(ml, {kA, kB}, {1, 2});
-  Add(ml, {kB, kC}, {1, 2});
-  Add(ml, {kC, kA}, {1, 2}, 2.0);
+  Play(ml, {kA, kB}, {1, 2});
+  Play(ml, {kB, kC}, {1, 2});
+  Play(ml, {kC, kA}, {1, 2}, 2.0);
   ASSERT_TRUE(ml.Solve()->converged);
   const std::vector<double> p = ml.Lottery();
   EXPECT_NEAR(p[kA], 0.25, 1e-5);
@@ -66,10 +64,10 @@ TEST(MaximalLotteryTest, CondorcetWinnerGetsProbabilityOne) {
   for (RegretVariant variant : kVariants) {
     MaximalLottery ml = Make({.variant = variant});
     ml.Resize(3);
-    Add(ml, {kA, kB, kC}, {1, 2, 3});
-    Add(ml, {kA, kC, kB}, {1, 2, 3});
-    Add(ml, {kC, kA, kB}, {1, 2, 3}, 2.0);
-    Add(ml, {kB, kC, kA}, {1, 2, 3});
+    Play(ml, {kA, kB, kC}, {1, 2, 3});
+    Play(ml, {kA, kC, kB}, {1, 2, 3});
+    Play(ml, {kC, kA, kB}, {1, 2, 3}, 2.0);
+    Play(ml, {kB, kC, kA}, {1, 2, 3});
     ASSERT_TRUE(ml.Solve()->converged);
     const double e = ml.Exploitability();
     EXPECT_LE(e, 1e-3);
@@ -99,11 +97,11 @@ TEST(MaximalLotteryTest, ExploitabilityShrinksWithIterations) {
     const std::vector<std::vector<AgentId>> games = {{0, 1, 2}, {2, 3, 4}, {4, 5, 0}, {1, 3, 5},
                                                      {5, 2, 1}, {3, 0, 4}, {4, 1, 0}};
     for (size_t i = 0; i < games.size(); ++i) {
-      Add(ml, games[i], {1, 2, 3}, 1.0 + static_cast<double>(i % 3));
+      Play(ml, games[i], {1, 2, 3}, 1.0 + static_cast<double>(i % 3));
     }
     std::vector<double> gaps;
     for (int64_t budget : {10, 100, 1000, 10000, 100000}) {
-      ASSERT_TRUE(ml.Solve(budget).ok());
+      ASSERT_THAT(ml.Solve(budget), IsOk());
       gaps.push_back(ml.Exploitability());
     }
     for (size_t i = 1; i < gaps.size(); ++i) {
@@ -124,9 +122,9 @@ TEST(MaximalLotteryTest, PruningIsReportedOnlyWhenItsCertificateHolds) {
   for (const double target : {1e-3, 1e-6}) {
     MaximalLottery ml = Make({.target_exploitability = target});
     ml.Resize(3);
-    Add(ml, {kA, kB}, {1, 2}, 1000);
-    Add(ml, {kB, kC}, {1, 2}, 1);
-    Add(ml, {kC, kA}, {1, 2}, 1000);
+    Play(ml, {kA, kB}, {1, 2}, 1000);
+    Play(ml, {kB, kC}, {1, 2}, 1);
+    Play(ml, {kC, kA}, {1, 2}, 1000);
     ASSERT_TRUE(ml.Solve()->converged);
     const std::vector<double> p = ml.Lottery();
     EXPECT_LE(ml.Exploitability(), target);
@@ -143,7 +141,7 @@ TEST(MaximalLotteryTest, PruningIsReportedOnlyWhenItsCertificateHolds) {
 TEST(MaximalLotteryTest, NoPruningWhenTheThresholdIsZero) {
   MaximalLottery ml = Make({.support_threshold = 0});
   ml.Resize(2);
-  Add(ml, {kA, kB}, {1, 2});
+  Play(ml, {kA, kB}, {1, 2});
   ASSERT_TRUE(ml.Solve()->converged);
   EXPECT_LT(ml.Lottery()[kA], 1.0);  // the average keeps some mass on B
   EXPECT_GT(ml.Lottery()[kB], 0.0);
@@ -152,7 +150,7 @@ TEST(MaximalLotteryTest, NoPruningWhenTheThresholdIsZero) {
 TEST(MaximalLotteryTest, NoMarginsMeansUniformAndZeroExploitability) {
   MaximalLottery ml = Make();
   ml.Resize(4);
-  Add(ml, {0, 1, 2, 3}, {1, 1, 1, 1});
+  Play(ml, {0, 1, 2, 3}, {1, 1, 1, 1});
   const SolveStats stats = *ml.Solve();
   EXPECT_TRUE(stats.converged);
   EXPECT_EQ(stats.iterations, 0);
@@ -163,12 +161,12 @@ TEST(MaximalLotteryTest, NoMarginsMeansUniformAndZeroExploitability) {
 TEST(MaximalLotteryTest, ResultsAfterASolveAreScoredOnTheNewMargins) {
   MaximalLottery ml = Make();
   ml.Resize(2);
-  Add(ml, {kA, kB}, {1, 2});
+  Play(ml, {kA, kB}, {1, 2});
   ASSERT_TRUE(ml.Solve()->converged);
   EXPECT_GE(ml.Lottery()[kA], 1 - 1e-3);
   // B now beats A twice: B is the Condorcet winner; the warm start must follow.
-  Add(ml, {kB, kA}, {1, 2});
-  Add(ml, {kB, kA}, {1, 2});
+  Play(ml, {kB, kA}, {1, 2});
+  Play(ml, {kB, kA}, {1, 2});
   ASSERT_TRUE(ml.Solve()->converged);
   EXPECT_LE(ml.Exploitability(), 1e-3);
   EXPECT_GE(ml.Lottery()[kB], 1 - 1e-3);

@@ -8,23 +8,16 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/results.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings {
 namespace {
 
 using ::ratings::testing::IsOk;
+using ::ratings::testing::Order;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
-
-Result Order(std::vector<std::string> best_first, double weight = 1.0) {
-  Result r;
-  r.weight = weight;
-  for (size_t i = 0; i < best_first.size(); ++i) {
-    r.standings.push_back({best_first[i], static_cast<uint32_t>(i + 1), std::nullopt});
-  }
-  return r;
-}
 
 double EloOf(const Pool& pool, const std::string& agent) {
   return pool.elo()->Rating(*pool.index().Find(agent));
@@ -83,11 +76,10 @@ TEST(PoolTest, AResultTouchesOnlyItsAgents) {
   }
 }
 
-// Same input + same seed => bit-identical state, for every model.
+// Same input => bit-identical state, for every model (the pool has no randomness).
 TEST(PoolTest, DeterministicBitForBit) {
   auto run = [] {
     PoolOptions options;
-    options.seed = 7;
     options.ml_options.iterations_per_result = 3;
     Pool pool = *Pool::Create(options);
     std::mt19937_64 gen(12345);  // the input stream itself, fixed
@@ -102,7 +94,7 @@ TEST(PoolTest, DeterministicBitForBit) {
       r.standings.back().rank = r.standings[r.standings.size() - 2].rank;  // a tie
       EXPECT_THAT(pool.Apply(r), IsOk());
     }
-    EXPECT_TRUE(pool.mutable_ml()->Solve().ok());
+    EXPECT_THAT(pool.mutable_ml()->Solve(), IsOk());
     return pool;
   };
   Pool first = run();
@@ -115,7 +107,23 @@ TEST(PoolTest, DeterministicBitForBit) {
   EXPECT_TRUE(same_bits(first.ml()->Lottery(), second.ml()->Lottery()));
   EXPECT_TRUE(same_bits(first.ml()->Ratings(), second.ml()->Ratings()));
   EXPECT_EQ(first.ml()->iterations(), second.ml()->iterations());
-  EXPECT_EQ(first.rng()(), second.rng()());
+  // The whole state, not only what the models report.
+  const PoolState a = first.ExportState();
+  const PoolState b = second.ExportState();
+  EXPECT_EQ(a.agents, b.agents);
+  EXPECT_EQ(a.results, b.results);
+  ASSERT_TRUE(a.ml.has_value() && b.ml.has_value());
+  EXPECT_TRUE(same_bits(a.ml->regrets, b.ml->regrets));
+  EXPECT_TRUE(same_bits(a.ml->last_regret, b.ml->last_regret));
+  EXPECT_TRUE(same_bits(a.ml->average_sum, b.ml->average_sum));
+  EXPECT_TRUE(same_bits({&a.ml->average_weight, 1}, {&b.ml->average_weight, 1}));
+  EXPECT_EQ(a.ml->averaging_step, b.ml->averaging_step);
+  ASSERT_EQ(a.ml->counts.size(), b.ml->counts.size());
+  for (size_t i = 0; i < a.ml->counts.size(); ++i) {
+    EXPECT_EQ(a.ml->counts[i].a, b.ml->counts[i].a);
+    EXPECT_EQ(a.ml->counts[i].b, b.ml->counts[i].b);
+    EXPECT_TRUE(same_bits({&a.ml->counts[i].n, 1}, {&b.ml->counts[i].n, 1}));
+  }
 }
 
 TEST(PoolTest, ModelsCanBeSwitchedOff) {

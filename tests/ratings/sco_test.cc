@@ -5,17 +5,15 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/results.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings {
 namespace {
 
+using ::ratings::testing::Play;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
-
-void Play(Sco& sco, std::vector<AgentId> agents, std::vector<uint32_t> ranks, double weight = 1) {
-  sco.Update({agents, ranks, weight});
-}
 
 // Hand-computed values (Python, from docs/MODELS.md §3: s = sigma((theta_b - theta_a)/tau),
 // theta_a += alpha w s(1-s)/tau, theta_b -= the same, then clip).

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ratings/agent_index.h"
 #include "ratings/batch/bradley_terry.h"
@@ -22,9 +23,12 @@
 #include "ratings/io/read_results.h"
 #include "ratings/io/records_to_votes.h"
 #include "ratings/measures/kendall_tau.h"
+#include "tests/testing/status_matchers.h"
 
 namespace ratings {
 namespace {
+
+using ::ratings::testing::IsOk;
 
 // Order by rating descending, then id ascending (docs/CONTRACTS.md §2).
 std::vector<AgentId> OrderOf(const std::vector<double>& rating) {
@@ -135,10 +139,10 @@ TEST(ScoPaperReproTest, PreflibCondorcetMatchAndKemenyDistance) {
   for (const std::string& file : files) {
     absl::StatusOr<io::ReadOutput> read =
         io::ReadResultsFile(file, *io::InferFormat(file), ResultLimits{});
-    ASSERT_TRUE(read.ok()) << read.status();
+    ASSERT_THAT(read, IsOk()) << read.status();
     AgentIndex index;
     absl::StatusOr<VoteSet> read_votes = io::ToVoteSet(read->records, file, index);
-    ASSERT_TRUE(read_votes.ok()) << read_votes.status();
+    ASSERT_THAT(read_votes, IsOk()) << read_votes.status();
     const VoteSet& votes = *read_votes;
     if (index.size() < 2 || index.size() > 10) continue;
     const std::vector<std::vector<double>> N = DenseN(votes);
@@ -147,7 +151,7 @@ TEST(ScoPaperReproTest, PreflibCondorcetMatchAndKemenyDistance) {
     for (uint64_t seed : {1, 2, 3}) {
       absl::StatusOr<std::vector<double>> theta = SolveScoBatch(
           votes, {.batch = 32, .iterations = 10000, .alpha = 0.01, .tau = 1, .seed = seed});
-      ASSERT_TRUE(theta.ok());
+      ASSERT_THAT(theta, IsOk());
       const std::vector<AgentId> order = OrderOf(*theta);
       ++profiles;
       kn_sum += *NormalisedKendallTau(order, kemeny);
@@ -192,7 +196,7 @@ TEST(ScoPaperReproTest, SparseTournamentsScoNoWorseThanElo) {
           GenerateTournament({.contests = setting.contests,
                               .matching = setting.matching,
                               .seed = static_cast<uint64_t>(1000 + seed)});
-      ASSERT_TRUE(p.ok());
+      ASSERT_THAT(p, IsOk());
       VoteSet votes;
       std::vector<PairCount> pairs;
       for (const std::vector<AgentId>& order : p->orders) {
@@ -213,7 +217,8 @@ TEST(ScoPaperReproTest, SparseTournamentsScoNoWorseThanElo) {
       absl::StatusOr<std::vector<double>> theta = SolveScoBatch(
           votes, {.batch = 16, .iterations = 10000, .seed = static_cast<uint64_t>(seed)});
       absl::StatusOr<BradleyTerryFit> bt = FitBradleyTerry(p->names.size(), pairs, {});
-      ASSERT_TRUE(theta.ok() && bt.ok());
+      ASSERT_THAT(theta, IsOk());
+      ASSERT_THAT(bt, IsOk());
       const double sco = static_cast<double>(*KendallTauDistance(OrderOf(*theta), p->truth));
       const double elo = static_cast<double>(*KendallTauDistance(OrderOf(bt->ratings), p->truth));
       sco_ktd += sco / seeds;

@@ -1,16 +1,19 @@
 // librdkafka client configuration: --kafka items and properties files.
+#include "daemon/kafka/client_config.h"
+
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "daemon/kafka/client_config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
@@ -22,7 +25,7 @@ TEST(ClientConfigTest, ParsesPropertiesFromFlagsAndFile) {
     f << "# TLS\nsecurity.protocol = SSL\n\nssl.ca.location=/etc/ca.pem\n";
   }
   auto props = ParseKafkaProperties({"linger.ms=10"}, path);
-  ASSERT_TRUE(props.ok()) << props.status();
+  ASSERT_THAT(props, IsOk()) << props.status();
   EXPECT_THAT(*props, ElementsAre(Pair("security.protocol", "SSL"),
                                   Pair("ssl.ca.location", "/etc/ca.pem"), Pair("linger.ms", "10")));
   auto bad = ParseKafkaProperties({"novalue"}, "");

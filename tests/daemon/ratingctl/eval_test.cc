@@ -3,8 +3,8 @@
 #include <fstream>
 #include <string>
 
-#include "daemon/ratingctl/generate.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/ratingctl/generate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -12,6 +12,7 @@
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
@@ -49,7 +50,7 @@ TEST(EvalCommandTest, RankingAgainstTruthAndResultsByHand) {
   const std::string ranking = WriteTemp("abc.txt", "# best first\nA\nB\nC\n");
   const std::string truth = WriteTemp("cab.txt", "C\nA\nB\n");
   auto doc = RunEval({.input = PaperExample(), .ranking = ranking, .truth = truth, .k = 2});
-  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_THAT(doc, IsOk()) << doc.status();
   EXPECT_EQ(doc->fields().at("condorcet_winner").string_value(), "C");
   const auto& r = doc->fields().at("ranking").struct_value();
   EXPECT_EQ(r.fields().at("top").string_value(), "A");
@@ -69,7 +70,7 @@ TEST(EvalCommandTest, SubsetFormAgainstALargerTruth) {
   const std::string ranking = WriteTemp("abc2.txt", "A\nB\nC\n");
   const std::string truth = WriteTemp("cdab.txt", "C\nD\nA\nB\n");
   auto doc = RunEval({.input = PaperExample(), .ranking = ranking, .truth = truth});
-  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_THAT(doc, IsOk()) << doc.status();
   const auto& t = doc->fields().at("truth").struct_value();
   EXPECT_EQ(Num(t, "ktd"), 2);
   EXPECT_EQ(Num(t, "agents_compared"), 3);
@@ -86,7 +87,7 @@ TEST(EvalCommandTest, MethodRankingAndRateJsonRanking) {
                       .truth = truth,
                       .params = {"alpha=0.1", "batch=2", "iterations=2000"},
                       .agre_steps = 2});
-  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_THAT(doc, IsOk()) << doc.status();
   const auto& r = doc->fields().at("ranking").struct_value();
   EXPECT_TRUE(r.fields().at("top_is_condorcet_winner").bool_value());
   EXPECT_DOUBLE_EQ(Num(r, "ktd_to_results_mean"), 4.0 / 5);
@@ -98,24 +99,24 @@ TEST(EvalCommandTest, MethodRankingAndRateJsonRanking) {
       R"({"method":"x","ranking":[{"rank":1,"agent":"C","rating":3},{"rank":2,"agent":"A"},)"
       R"({"rank":3,"agent":"B"}]})");
   auto again = RunEval({.input = PaperExample(), .ranking = report, .truth = truth});
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk()) << again.status();
   EXPECT_EQ(Num(again->fields().at("truth").struct_value(), "ktd"), 0);
 }
 
 TEST(EvalCommandTest, HeldOutKtdTestForSeveralMethods) {
   const std::string data = ::testing::TempDir() + "heldout.jsonl";
-  ASSERT_TRUE(RunGenerate({.model = "tournament",
+  ASSERT_THAT(RunGenerate({.model = "tournament",
                            .output = data,
                            .params = {"contests=200", "agents=12"},
-                           .seed = 4})
-                  .ok());
+                           .seed = 4}),
+              IsOk());
   const EvalConfig config = {.input = data,
                              .params = {"sco-batch:iterations=300"},
                              .methods = {"elo", "sco-batch", "elo-bt"},
                              .splits = 3,
                              .seed = 2};
   auto doc = RunEval(config);
-  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_THAT(doc, IsOk()) << doc.status();
   const auto& held = doc->fields().at("held_out").struct_value();
   EXPECT_EQ(held.fields().at("test_results").list_value().values_size(), 3);
   for (const auto& v : held.fields().at("test_results").list_value().values()) {

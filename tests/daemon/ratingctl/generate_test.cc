@@ -12,6 +12,7 @@
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
@@ -20,7 +21,8 @@ TEST(GenerateCommandTest, SameSeedSameBytesOtherSeedOtherBytes) {
     const GenerateConfig config = {.model = model, .seed = 7};
     auto a = Generate(config);
     auto b = Generate(config);
-    ASSERT_TRUE(a.ok() && b.ok()) << model << ": " << a.status();
+    ASSERT_THAT(a, IsOk()) << model << ": " << a.status();
+    ASSERT_THAT(b, IsOk()) << model << ": " << b.status();
     EXPECT_EQ(a->jsonl, b->jsonl) << model;
     EXPECT_EQ(a->truth_json, b->truth_json) << model;
     if (model != "cycle") {  // the cycle has no randomness
@@ -41,9 +43,9 @@ TEST(GenerateCommandTest, TruthPathReplacesTheExtension) {
 TEST(GenerateCommandTest, ReadersAcceptTheOutputAndDispersionZeroIsTheTruth) {
   auto files =
       Generate({.model = "mallows", .params = {"dispersion=0", "agents=5", "tasks=4"}, .seed = 3});
-  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_THAT(files, IsOk()) << files.status();
   auto read = ratings::io::ParseJsonl(files->jsonl, "gen.jsonl", ratings::ResultLimits{});
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk()) << read.status();
   ASSERT_EQ(read->records.size(), 4u);
   EXPECT_EQ(read->records[0].task, "task-1");
   EXPECT_EQ(read->records[0].game_id, "mallows-1");
@@ -62,7 +64,7 @@ TEST(GenerateCommandTest, ReadersAcceptTheOutputAndDispersionZeroIsTheTruth) {
 
 TEST(GenerateCommandTest, TournamentTruthHasRatingsAndMatching) {
   auto files = Generate({.model = "tournament", .params = {"matching=skill", "contests=3"}});
-  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_THAT(files, IsOk()) << files.status();
   EXPECT_THAT(files->truth_json, HasSubstr(R"("matching":"skill")"));
   EXPECT_THAT(files->truth_json, HasSubstr(R"("ratings":{"a00":)"));
   std::istringstream lines(files->jsonl);
@@ -74,7 +76,7 @@ TEST(GenerateCommandTest, TournamentTruthHasRatingsAndMatching) {
 
 TEST(GenerateCommandTest, RunGenerateWritesBothFiles) {
   const std::string out = ::testing::TempDir() + "gen_cycle.jsonl";
-  ASSERT_TRUE(RunGenerate({.model = "cycle", .output = out}).ok());
+  ASSERT_THAT(RunGenerate({.model = "cycle", .output = out}), IsOk());
   std::ifstream jsonl(out), truth(TruthPath(out));
   EXPECT_TRUE(jsonl.good());
   EXPECT_TRUE(truth.good());

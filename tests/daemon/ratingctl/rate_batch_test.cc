@@ -11,6 +11,7 @@
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
@@ -40,7 +41,7 @@ TEST(BatchMethodsTest, EloBtOnJsonlMatchesTheClosedForm) {
   const std::string path = WriteTemp("bt.jsonl", Game("1", "a", "b") + Game("2", "a", "b") +
                                                      Game("3", "b", "a") + Game("4", "a", "b"));
   auto report = RunRate({.method = "elo-bt", .input = path, .params = {"prior=0"}});
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk()) << report.status();
   EXPECT_EQ(report->results(), 4u);
   EXPECT_EQ(report->ranking(0).agent(), "a");
   EXPECT_NEAR(report->ranking(0).rating() - report->ranking(1).rating(), 400 * std::log10(3.0),
@@ -59,7 +60,7 @@ TEST(BatchMethodsTest, EloBtOnJsonlMatchesTheClosedForm) {
 TEST(BatchMethodsTest, EveryEffectiveParamIsReported) {
   const std::string path = WriteTemp("p.jsonl", Game("1", "a", "b"));
   auto sco = RunRate({.method = "sco-batch", .input = path, .params = {"batch=4"}, .seed = 3});
-  ASSERT_TRUE(sco.ok()) << sco.status();
+  ASSERT_THAT(sco, IsOk()) << sco.status();
   const auto& params = sco->extra().fields().at("params").struct_value();
   EXPECT_THAT(Keys(params),
               UnorderedElementsAre("batch", "iterations", "alpha", "tau", "min", "max"));
@@ -68,7 +69,7 @@ TEST(BatchMethodsTest, EveryEffectiveParamIsReported) {
   EXPECT_EQ(params.fields().at("alpha").number_value(), 0.01);
   EXPECT_EQ(sco->extra().fields().at("seed").number_value(), 3);
   auto fy = RunRate({.method = "sco-fy", .input = path});
-  ASSERT_TRUE(fy.ok()) << fy.status();
+  ASSERT_THAT(fy, IsOk()) << fy.status();
   EXPECT_THAT(
       Keys(fy->extra().fields().at("params").struct_value()),
       UnorderedElementsAre("batch", "iterations", "alpha", "epsilon", "samples", "min", "max"));
@@ -79,13 +80,13 @@ TEST(BatchMethodsTest, EveryEffectiveParamIsReported) {
 TEST(BatchMethodsTest, EveryMethodOnEveryFormat) {
   for (const std::string method : {"elo-bt", "sco-batch", "sco-fy"}) {
     auto atari = RunRate({.method = method, .input = kData + "/atari/atari_rainbow_table6.txt"});
-    ASSERT_TRUE(atari.ok()) << method << ": " << atari.status();
+    ASSERT_THAT(atari, IsOk()) << method << ": " << atari.status();
     EXPECT_EQ(atari->agents(), 8u);
     if (method != "sco-fy") {
       EXPECT_EQ(atari->ranking(0).agent(), "rainbow") << method;
     }
     auto preflib = RunRate({.method = method, .input = kData + "/preflib/00016-00000002.toi"});
-    ASSERT_TRUE(preflib.ok()) << method << ": " << preflib.status();
+    ASSERT_THAT(preflib, IsOk()) << method << ": " << preflib.status();
     EXPECT_GT(preflib->ranking_size(), 2);
   }
 }
@@ -93,7 +94,7 @@ TEST(BatchMethodsTest, EveryMethodOnEveryFormat) {
 TEST(BatchMethodsTest, PermutationVariantOfEloBt) {
   const std::string path = WriteTemp("perm.jsonl", Game("1", "a", "b") + Game("2", "b", "a"));
   auto report = RunRate({.method = "elo-bt", .input = path, .params = {"permutations=50"}});
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk()) << report.status();
   EXPECT_EQ(report->extra().fields().at("variant").string_value(), "permutations");
   // Zero-sum online Elo, averaged: the total stays 2 x 1500.
   EXPECT_NEAR(report->ranking(0).rating() + report->ranking(1).rating(), 3000, 1e-9);
@@ -142,10 +143,11 @@ TEST(BatchMethodsTest, RateRecordsEqualsRunRate) {
       WriteTemp("same.jsonl", Game("1", "a", "b") + Game("2", "b", "c") + Game("3", "a", "c"));
   const RateConfig config = {.method = "sco-batch", .input = path, .params = {"iterations=50"}};
   auto records = ReadPoolRecords(config);
-  ASSERT_TRUE(records.ok());
+  ASSERT_THAT(records, IsOk());
   auto from_memory = RateRecords(config, records->records, records->skipped_votes);
   auto from_file = RunRate(config);
-  ASSERT_TRUE(from_memory.ok() && from_file.ok());
+  ASSERT_THAT(from_memory, IsOk());
+  ASSERT_THAT(from_file, IsOk());
   EXPECT_EQ(*ReportToJson(*from_memory), *ReportToJson(*from_file));
 }
 

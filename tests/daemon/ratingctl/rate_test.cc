@@ -12,6 +12,7 @@
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
@@ -36,7 +37,7 @@ TEST(RateCommandTest, EloOnJsonl) {
       R"({"pool":"p","gameId":"g1","standings":[{"agent":"b","rank":2},{"agent":"a","rank":1}]})"
       "\n");
   auto report = RunRate({.method = "elo", .input = path});
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk()) << report.status();
   EXPECT_EQ(report->method(), "elo");
   EXPECT_EQ(report->agents(), 2u);
   EXPECT_EQ(report->results(), 1u);
@@ -56,7 +57,7 @@ TEST(RateCommandTest, ParamsReachTheModel) {
       R"({"pool":"p","gameId":"g1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]})"
       "\n");
   auto report = RunRate({.method = "elo", .input = path, .params = {"k=10", "initial=0"}});
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk()) << report.status();
   EXPECT_EQ(report->ranking(0).rating(), 5.0);
 }
 
@@ -70,7 +71,7 @@ constexpr char kPentathlon[] =
 TEST(RateCommandTest, MlOnThePentathlonPicksTheCondorcetWinner) {
   const std::string path = WriteTemp("pentathlon.soc", kPentathlon);
   auto report = RunRate({.method = "ml", .input = path});
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk()) << report.status();
   EXPECT_EQ(report->results(), 5u);
   EXPECT_EQ(report->ranking(0).agent(), "C");
   const auto& extra = report->extra().fields();
@@ -87,12 +88,12 @@ TEST(RateCommandTest, RainbowTableThroughAllThreeModels) {
   const std::string path = kData + "/atari/atari_rainbow_table6.txt";
   for (const char* method : {"elo", "sco", "ml"}) {
     auto report = RunRate({.method = method, .input = path});
-    ASSERT_TRUE(report.ok()) << method << ": " << report.status();
+    ASSERT_THAT(report, IsOk()) << method << ": " << report.status();
     EXPECT_EQ(report->agents(), 8u) << method;
     EXPECT_EQ(report->results(), 54u) << method;
   }
   auto ml = RunRate({.method = "ml", .input = path});
-  ASSERT_TRUE(ml.ok());
+  ASSERT_THAT(ml, IsOk());
   EXPECT_EQ(ml->ranking(0).agent(), "rainbow");
   EXPECT_LE(ml->extra().fields().at("exploitability").number_value(), 1e-3);
 }
@@ -108,7 +109,7 @@ TEST(RateCommandTest, SeveralPoolsNeedAChoice) {
       RunRate({.method = "elo", .input = path}),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("holds results of 2 pools (p1, p2)")));
   auto report = RunRate({.method = "elo", .input = path, .pool = "p2"});
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk()) << report.status();
   EXPECT_EQ(report->results(), 1u);
   EXPECT_EQ(ByAgent(*report).count("a"), 0u);
 }
@@ -137,11 +138,39 @@ TEST(RateCommandTest, MlRefusesPoolsAboveMaxAgents) {
               StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("max_agents 2")));
 }
 
+// --seed is echoed in extra.seed for every online model (as before the pool's unused
+// generator was removed) and changes nothing else: the online models draw nothing.
+TEST(RateCommandTest, SeedIsEchoedAndChangesNothingElse) {
+  const std::string path = WriteTemp("seeded.soc", kPentathlon);
+  for (const char* method : {"elo", "sco", "ml"}) {
+    SCOPED_TRACE(method);
+    auto plain = RunRate({.method = method, .input = path});
+    auto seeded = RunRate({.method = method, .input = path, .seed = 42});
+    ASSERT_THAT(plain, IsOk());
+    ASSERT_THAT(seeded, IsOk());
+    EXPECT_EQ(plain->extra().fields().at("seed").number_value(), 0);
+    EXPECT_EQ(seeded->extra().fields().at("seed").number_value(), 42);
+    (*seeded->mutable_extra()->mutable_fields())["seed"].set_number_value(0);
+    EXPECT_EQ(*ReportToJson(*seeded), *ReportToJson(*plain));
+  }
+  // Hand-computed as in EloOnJsonl: a beats b from 1500 each with K = 32.
+  const std::string two = WriteTemp(
+      "two-seeded.jsonl",
+      R"({"pool":"p","gameId":"g1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]})"
+      "\n");
+  auto elo = RunRate({.method = "elo", .input = two, .seed = 7});
+  ASSERT_THAT(elo, IsOk()) << elo.status();
+  EXPECT_EQ(elo->ranking(0).rating(), 1516.0);
+  EXPECT_EQ(elo->ranking(1).rating(), 1484.0);
+  EXPECT_THAT(*ReportToJson(*elo), HasSubstr(R"("seed":7,)"));
+}
+
 TEST(RateCommandTest, JsonIsByteIdenticalAcrossRuns) {
   const std::string path = kData + "/atari/atari_rainbow_table6.txt";
   auto first = RunRate({.method = "ml", .input = path, .seed = 3});
   auto second = RunRate({.method = "ml", .input = path, .seed = 3});
-  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_THAT(first, IsOk());
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(*ReportToJson(*first), *ReportToJson(*second));
   EXPECT_THAT(*ReportToJson(*first), HasSubstr(R"("method":"ml","agents":8,"results":54,)"));
 }

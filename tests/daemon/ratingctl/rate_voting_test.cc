@@ -6,20 +6,20 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/results.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
+// A record holding Order(best_first, weight).
 ratings::io::ResultRecord Vote(std::vector<std::string> best_first, double weight = 1.0) {
   ratings::io::ResultRecord r;
-  for (size_t i = 0; i < best_first.size(); ++i) {
-    r.result.standings.push_back({best_first[i], static_cast<uint32_t>(i + 1), {}});
-  }
-  r.result.weight = weight;
+  r.result = ::ratings::testing::Order(best_first, weight);
   return r;
 }
 
@@ -48,7 +48,7 @@ TEST(VotingMethodsTest, EveryMethodIsKnownToRate) {
 TEST(VotingMethodsTest, ScoringRulesRankByRatingThenAgent) {
   const absl::StatusOr<v1::RatingReport> r =
       RateByVoting({.method = "borda", .seed = 4}, Pentathlon(), 2);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk()) << r.status();
   EXPECT_THAT(Agents(*r), ::testing::ElementsAre("A", "C", "B"));
   EXPECT_EQ(r->ranking(0).rating(), 6);
   EXPECT_EQ(r->ranking(1).rank(), 2u);
@@ -63,7 +63,7 @@ TEST(VotingMethodsTest, ScoringRulesRankByRatingThenAgent) {
 TEST(VotingMethodsTest, ApprovalReportsItsK) {
   const absl::StatusOr<v1::RatingReport> r =
       RateByVoting({.method = "approval", .params = {"k=2"}}, Pentathlon(), 0);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->extra().fields().at("params").struct_value().fields().at("k").number_value(), 2);
   EXPECT_EQ(r->ranking(2).agent(), "B");
   EXPECT_EQ(r->ranking(2).rating(), 2);
@@ -73,14 +73,14 @@ TEST(VotingMethodsTest, ApprovalReportsItsK) {
 TEST(VotingMethodsTest, OrderMethodsKeepTheirOrder) {
   for (const char* method : {"kemeny", "schulze", "ranked-pairs", "stv"}) {
     const absl::StatusOr<v1::RatingReport> r = RateByVoting({.method = method}, Pentathlon(), 0);
-    ASSERT_TRUE(r.ok()) << method << r.status();
+    ASSERT_THAT(r, IsOk()) << method << r.status();
     EXPECT_THAT(Agents(*r), ::testing::ElementsAre("C", "A", "B")) << method;
   }
 }
 
 TEST(VotingMethodsTest, MlExactAndImlExtras) {
   const absl::StatusOr<v1::RatingReport> ml = RateByVoting({.method = "ml-exact"}, Pentathlon(), 0);
-  ASSERT_TRUE(ml.ok());
+  ASSERT_THAT(ml, IsOk());
   const auto& extra = ml->extra().fields();
   EXPECT_EQ(extra.at("lottery").struct_value().fields().at("C").number_value(), 1.0);
   EXPECT_EQ(extra.at("unique").bool_value(), true);
@@ -88,7 +88,7 @@ TEST(VotingMethodsTest, MlExactAndImlExtras) {
   EXPECT_EQ(ml->ranking(0).agent(), "C");
 
   const absl::StatusOr<v1::RatingReport> iml = RateByVoting({.method = "iml"}, Pentathlon(), 0);
-  ASSERT_TRUE(iml.ok());
+  ASSERT_THAT(iml, IsOk());
   const auto& levels = iml->extra().fields().at("levels").list_value();
   ASSERT_EQ(levels.values_size(), 3);
   const auto& top = levels.values(0).list_value().values(0).struct_value().fields();

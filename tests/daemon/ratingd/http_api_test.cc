@@ -1,24 +1,30 @@
 // The HTTP API's request parsing.
+#include "daemon/ratingd/http_api.h"
+
 #include <string>
 
-#include "daemon/ratingd/http_api.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
+using ::ratings::testing::StatusIs;
+using ::testing::_;
 using ::testing::HasSubstr;
 
 TEST(HttpApiTest, ParsesLeaderboardRequests) {
   auto q = ParseLeaderboardRequest("/v1/pools/chess/blitz/leaderboard", "sco", "10");
-  ASSERT_TRUE(q.ok()) << q.status();
+  ASSERT_THAT(q, IsOk()) << q.status();
   EXPECT_EQ(q->pool, "chess/blitz");
-  EXPECT_EQ(q->model, "sco");
+  EXPECT_EQ(q->model, ratings::Model::kSco);
   EXPECT_EQ(q->limit, 10u);
-  EXPECT_TRUE(
-      absl::IsNotFound(ParseLeaderboardRequest("/v1/pools//leaderboard", "elo", "").status()));
-  EXPECT_TRUE(absl::IsNotFound(ParseLeaderboardRequest("/v2/x", "elo", "").status()));
+  EXPECT_THAT(ParseLeaderboardRequest("/v1/pools//leaderboard", "elo", ""),
+              StatusIs(absl::StatusCode::kNotFound, _));
+  EXPECT_THAT(ParseLeaderboardRequest("/v2/x", "elo", ""),
+              StatusIs(absl::StatusCode::kNotFound, _));
   EXPECT_THAT(
       std::string(
           ParseLeaderboardRequest("/v1/pools/p/leaderboard", "glicko", "").status().message()),

@@ -14,6 +14,7 @@
 namespace ratingd {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 
 // A serialised Snapshot of `pools` pools with long names, so it spans several chunks.
@@ -44,10 +45,10 @@ TEST(SnapshotChunksTest, SplitsIntoKeyedChunksThatReassembleExactly) {
     EXPECT_EQ(records[i].key, absl::StrCat("3/", i));  // one compaction key per index
   }
   SnapshotAssembler assembler("g", "results", 3);
-  for (const ChunkRecord& r : records) ASSERT_TRUE(assembler.Add(r.value, "test").ok());
+  for (const ChunkRecord& r : records) ASSERT_THAT(assembler.Add(r.value, "test"), IsOk());
   EXPECT_EQ(assembler.latest_next_offset(), 40);
   auto latest = assembler.Latest();
-  ASSERT_TRUE(latest.ok());
+  ASSERT_THAT(latest, IsOk());
   ASSERT_TRUE(latest->has_value());
   EXPECT_EQ((*latest)->SerializeAsString(), bytes);
 }
@@ -56,7 +57,7 @@ TEST(SnapshotChunksTest, EmptySnapshotIsOneChunk) {
   const std::vector<ChunkRecord> records = Split(0, 1, "");
   ASSERT_EQ(records.size(), 1u);
   SnapshotAssembler assembler("g", "results", 3);
-  ASSERT_TRUE(assembler.Add(records[0].value, "test").ok());
+  ASSERT_THAT(assembler.Add(records[0].value, "test"), IsOk());
   EXPECT_EQ(assembler.latest_next_offset(), 0);
 }
 
@@ -67,13 +68,13 @@ TEST(SnapshotChunksTest, LatestCompleteWinsOverIncompleteAndOlder) {
   const std::vector<ChunkRecord> new_records = Split(90, 2, new_bytes);
   ASSERT_GT(old_records.size(), new_records.size());
   SnapshotAssembler assembler("g", "results", 3);
-  for (const ChunkRecord& r : old_records) ASSERT_TRUE(assembler.Add(r.value, "t").ok());
+  for (const ChunkRecord& r : old_records) ASSERT_THAT(assembler.Add(r.value, "t"), IsOk());
   // The newer snapshot's chunks, all but the last: the old one is still the latest.
   for (size_t i = 0; i + 1 < new_records.size(); ++i) {
-    ASSERT_TRUE(assembler.Add(new_records[i].value, "t").ok());
+    ASSERT_THAT(assembler.Add(new_records[i].value, "t"), IsOk());
   }
   EXPECT_EQ(assembler.latest_next_offset(), 10);
-  ASSERT_TRUE(assembler.Add(new_records.back().value, "t").ok());
+  ASSERT_THAT(assembler.Add(new_records.back().value, "t"), IsOk());
   EXPECT_EQ(assembler.latest_next_offset(), 90);
   EXPECT_EQ((*assembler.Latest())->SerializeAsString(), new_bytes);
 }
@@ -86,9 +87,9 @@ TEST(SnapshotChunksTest, AfterCompactionTheNewestChunkPerKeyStillGivesTheLatest)
   const std::vector<ChunkRecord> new_records = Split(90, 2, new_bytes);
   SnapshotAssembler assembler("g", "results", 3);
   for (size_t i = new_records.size(); i < old_records.size(); ++i) {
-    ASSERT_TRUE(assembler.Add(old_records[i].value, "t").ok());
+    ASSERT_THAT(assembler.Add(old_records[i].value, "t"), IsOk());
   }
-  for (const ChunkRecord& r : new_records) ASSERT_TRUE(assembler.Add(r.value, "t").ok());
+  for (const ChunkRecord& r : new_records) ASSERT_THAT(assembler.Add(r.value, "t"), IsOk());
   EXPECT_EQ(assembler.latest_next_offset(), 90);
   EXPECT_EQ((*assembler.Latest())->SerializeAsString(), new_bytes);
   EXPECT_EQ(assembler.incomplete(), 1u);
@@ -123,7 +124,7 @@ TEST(SnapshotChunksTest, GarbageAndInconsistentChunksAreDataLoss) {
               StatusIs(absl::StatusCode::kDataLoss, ::testing::HasSubstr("snapshots/3@")));
   // Two chunks of one snapshot id that disagree on the chunk count.
   bad.set_index(0);
-  ASSERT_TRUE(assembler.Add(bad.SerializeAsString(), "snapshots/3@2").ok());
+  ASSERT_THAT(assembler.Add(bad.SerializeAsString(), "snapshots/3@2"), IsOk());
   bad.set_count(3);
   bad.set_index(1);
   EXPECT_THAT(assembler.Add(bad.SerializeAsString(), "snapshots/3@3"),

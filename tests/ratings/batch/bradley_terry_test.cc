@@ -11,8 +11,10 @@
 namespace ratings {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 BradleyTerryOptions Options(double prior, int64_t max_iterations = 10000, double tolerance = 1e-9) {
   return {.prior = prior, .tolerance = tolerance, .max_iterations = max_iterations};
@@ -24,7 +26,7 @@ BradleyTerryOptions Options(double prior, int64_t max_iterations = 10000, double
 TEST(BradleyTerryTest, TwoAgentsWithoutPriorMatchTheClosedForm) {
   const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 3, .n_ba = 1}};
   absl::StatusOr<BradleyTerryFit> fit = FitBradleyTerry(2, pairs, Options(0));
-  ASSERT_TRUE(fit.ok()) << fit.status();
+  ASSERT_THAT(fit, IsOk()) << fit.status();
   EXPECT_TRUE(fit->converged);
   EXPECT_NEAR(fit->ratings[0] - fit->ratings[1], 400 * std::log10(3.0), 1e-6);  // 190.8485
   EXPECT_NEAR(fit->ratings[0] + fit->ratings[1], 3000.0, 1e-6);
@@ -40,7 +42,7 @@ TEST(BradleyTerryTest, OneMmIterationByHandWithoutPrior) {
                                         {.a = 0, .b = 2, .n_ab = 1, .n_ba = 1},
                                         {.a = 1, .b = 2, .n_ab = 2, .n_ba = 1}};
   absl::StatusOr<BradleyTerryFit> fit = FitBradleyTerry(3, pairs, Options(0, 1));
-  ASSERT_TRUE(fit.ok()) << fit.status();
+  ASSERT_THAT(fit, IsOk()) << fit.status();
   EXPECT_EQ(fit->iterations, 1);
   EXPECT_FALSE(fit->converged);
   EXPECT_NEAR(fit->ratings[0], 1534.0363340137742, 1e-9);
@@ -57,7 +59,7 @@ TEST(BradleyTerryTest, OneMmIterationByHandWithPrior) {
                                         {.a = 0, .b = 2, .n_ab = 1, .n_ba = 1},
                                         {.a = 1, .b = 2, .n_ab = 2, .n_ba = 1}};
   absl::StatusOr<BradleyTerryFit> fit = FitBradleyTerry(3, pairs, Options(2, 1));
-  ASSERT_TRUE(fit.ok()) << fit.status();
+  ASSERT_THAT(fit, IsOk()) << fit.status();
   EXPECT_NEAR(fit->ratings[0], 1523.1967787910746, 1e-9);
   EXPECT_NEAR(fit->ratings[1], 1500.0, 1e-9);
   EXPECT_NEAR(fit->ratings[2], 1473.2212841477547, 1e-9);
@@ -83,7 +85,7 @@ TEST(BradleyTerryTest, PriorFitMaximisesTheLogPosterior) {
   const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 5, .n_ba = 0},
                                         {.a = 1, .b = 2, .n_ab = 2, .n_ba = 1}};
   absl::StatusOr<BradleyTerryFit> fit = FitBradleyTerry(3, pairs, Options(2));
-  ASSERT_TRUE(fit.ok()) << fit.status();
+  ASSERT_THAT(fit, IsOk()) << fit.status();
   std::vector<double> r(3, 1500);
   for (int round = 0; round < 200; ++round) {
     for (size_t i = 0; i < r.size(); ++i) {
@@ -113,7 +115,8 @@ TEST(BradleyTerryTest, UnrelatedAgentsDoNotMoveAPairsRatings) {
   absl::StatusOr<BradleyTerryFit> small = FitBradleyTerry(2, pairs, Options(2));
   for (AgentId a = 2; a < 1000; a += 2) pairs.push_back({.a = a, .b = a + 1, .n_ab = 4});
   absl::StatusOr<BradleyTerryFit> large = FitBradleyTerry(1000, pairs, Options(2));
-  ASSERT_TRUE(small.ok() && large.ok());
+  ASSERT_THAT(small, IsOk());
+  ASSERT_THAT(large, IsOk());
   EXPECT_NEAR(small->ratings[0], large->ratings[0], 1e-6);
   EXPECT_NEAR(small->ratings[1], large->ratings[1], 1e-6);
   EXPECT_GT(small->ratings[0] - small->ratings[1], 100);  // not squashed to nothing
@@ -123,7 +126,7 @@ TEST(BradleyTerryTest, AgentWithoutGamesSitsAtTheAnchor) {
   const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 1, .n_ba = 0}};
   absl::StatusOr<BradleyTerryFit> fit =
       FitBradleyTerry(3, pairs, {.prior = 2, .anchor = 1000, .tolerance = 1e-9});
-  ASSERT_TRUE(fit.ok());
+  ASSERT_THAT(fit, IsOk());
   EXPECT_NEAR(fit->ratings[2], 1000, 1e-6);
   EXPECT_GT(fit->ratings[0], 1000);
   EXPECT_LT(fit->ratings[1], 1000);
@@ -134,7 +137,7 @@ TEST(BradleyTerryTest, WithoutPriorNeedsStronglyConnectedComparisons) {
   const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 2, .n_ba = 0}};
   EXPECT_THAT(FitBradleyTerry(2, pairs, Options(0)).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("strongly connected")));
-  EXPECT_TRUE(FitBradleyTerry(2, pairs, Options(2)).ok());
+  EXPECT_THAT(FitBradleyTerry(2, pairs, Options(2)), IsOk());
 }
 
 TEST(BradleyTerryTest, RejectsBadPairsAndOptions) {
@@ -142,9 +145,9 @@ TEST(BradleyTerryTest, RejectsBadPairsAndOptions) {
   EXPECT_THAT(FitBradleyTerry(2, reversed, Options(2)).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("pair 0")));
   const std::vector<PairCount> out_of_range = {{.a = 0, .b = 5, .n_ab = 1}};
-  EXPECT_FALSE(FitBradleyTerry(2, out_of_range, Options(2)).ok());
+  EXPECT_THAT(FitBradleyTerry(2, out_of_range, Options(2)), Not(IsOk()));
   const std::vector<PairCount> negative = {{.a = 0, .b = 1, .n_ab = -1}};
-  EXPECT_FALSE(FitBradleyTerry(2, negative, Options(2)).ok());
+  EXPECT_THAT(FitBradleyTerry(2, negative, Options(2)), Not(IsOk()));
   EXPECT_THAT(FitBradleyTerry(2, {}, Options(-1)).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("prior")));
   EXPECT_THAT(FitBradleyTerry(2, {}, {.tolerance = 0}).status(),
@@ -166,7 +169,8 @@ TEST(BradleyTerryTest, AccelerationReachesThePlainFixedPointSooner) {
   fast.accelerate = true;
   absl::StatusOr<BradleyTerryFit> slow_fit = FitBradleyTerry(4, pairs, plain);
   absl::StatusOr<BradleyTerryFit> fast_fit = FitBradleyTerry(4, pairs, fast);
-  ASSERT_TRUE(slow_fit.ok() && fast_fit.ok());
+  ASSERT_THAT(slow_fit, IsOk());
+  ASSERT_THAT(fast_fit, IsOk());
   ASSERT_TRUE(slow_fit->converged && fast_fit->converged);
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(fast_fit->ratings[i], slow_fit->ratings[i], 1e-3);
   EXPECT_LT(fast_fit->iterations * 5, slow_fit->iterations)
@@ -180,7 +184,7 @@ TEST(BradleyTerryTest, ReportsProgressUpToTheTotal) {
     last_done = done;
     last_total = total;
   };
-  ASSERT_TRUE(FitBradleyTerry(2, pairs, Options(2, 50), progress).ok());
+  ASSERT_THAT(FitBradleyTerry(2, pairs, Options(2, 50), progress), IsOk());
   EXPECT_EQ(last_done, 50);
   EXPECT_EQ(last_total, 50);
 }

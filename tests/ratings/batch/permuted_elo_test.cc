@@ -10,6 +10,7 @@
 namespace ratings {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 
 // When every result is the same, the order cannot matter: the average equals one online
@@ -22,7 +23,7 @@ TEST(PermutedEloTest, IdenticalResultsGiveTheOnlineRatings) {
   votes.Add({agents, ranks, 1.0});
   votes.Add({agents, ranks, 1.0});
   absl::StatusOr<std::vector<double>> r = PermutedElo(votes, {.permutations = 7});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk()) << r.status();
   Elo elo = *Elo::Create({});
   elo.Resize(2);
   elo.Update(votes[0]);
@@ -42,7 +43,7 @@ TEST(PermutedEloTest, AveragesOrdersAndStaysZeroSum) {
   votes.Add({ab, first, 1.0});
   votes.Add({ab, second, 1.0});
   absl::StatusOr<std::vector<double>> r = PermutedElo(votes, {.permutations = 100, .seed = 3});
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_NEAR((*r)[0] + (*r)[1], 3000.0, 1e-9);
   // Order "A wins, then B wins" leaves A at 1500 - 1.47; the other order +1.47.
   EXPECT_LT(std::abs((*r)[0] - 1500), 1.48);

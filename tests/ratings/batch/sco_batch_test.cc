@@ -10,6 +10,7 @@
 namespace ratings {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
@@ -34,7 +35,7 @@ TEST(ScoBatchTest, OneStepByHand) {
   Add(votes, {0, 1, 2}, {1, 2, 3});
   absl::StatusOr<std::vector<double>> theta =
       SolveScoBatch(votes, {.batch = 2, .iterations = 1, .alpha = 0.1, .tau = 1});
-  ASSERT_TRUE(theta.ok()) << theta.status();
+  ASSERT_THAT(theta, IsOk()) << theta.status();
   EXPECT_DOUBLE_EQ((*theta)[0], 50.1);
   EXPECT_DOUBLE_EQ((*theta)[1], 50.0);
   EXPECT_DOUBLE_EQ((*theta)[2], 49.9);
@@ -47,7 +48,7 @@ TEST(ScoBatchTest, TwoStepsByHand) {
   Add(votes, {0, 1, 2}, {1, 2, 3});
   absl::StatusOr<std::vector<double>> theta =
       SolveScoBatch(votes, {.batch = 2, .iterations = 2, .alpha = 0.1, .tau = 1});
-  ASSERT_TRUE(theta.ok());
+  ASSERT_THAT(theta, IsOk());
   EXPECT_NEAR((*theta)[0], 50.19937852258095, 1e-12);
   EXPECT_NEAR((*theta)[1], 50.0, 1e-12);
   EXPECT_NEAR((*theta)[2], 49.80062147741905, 1e-12);
@@ -61,13 +62,13 @@ TEST(ScoBatchTest, WeightTauAndProjection) {
   Add(votes, {0, 1, 2}, {1, 2, 3}, 1, 3.0);
   absl::StatusOr<std::vector<double>> theta =
       SolveScoBatch(votes, {.batch = 1, .iterations = 1, .alpha = 0.1, .tau = 2});
-  ASSERT_TRUE(theta.ok());
+  ASSERT_THAT(theta, IsOk());
   EXPECT_DOUBLE_EQ((*theta)[0], 50.075);
   EXPECT_DOUBLE_EQ((*theta)[1], 50.0);
   EXPECT_DOUBLE_EQ((*theta)[2], 49.925);
   absl::StatusOr<std::vector<double>> clipped = SolveScoBatch(
       votes, {.batch = 1, .iterations = 1, .alpha = 0.1, .tau = 2, .min = 49.95, .max = 50.05});
-  ASSERT_TRUE(clipped.ok());
+  ASSERT_THAT(clipped, IsOk());
   EXPECT_DOUBLE_EQ((*clipped)[0], 50.05);
   EXPECT_DOUBLE_EQ((*clipped)[2], 49.95);
 }
@@ -76,7 +77,7 @@ TEST(ScoBatchTest, TiesMoveNothing) {
   VoteSet votes;
   Add(votes, {0, 1}, {1, 1});
   absl::StatusOr<std::vector<double>> theta = SolveScoBatch(votes, {.iterations = 10});
-  ASSERT_TRUE(theta.ok());
+  ASSERT_THAT(theta, IsOk());
   EXPECT_EQ((*theta)[0], 50.0);
   EXPECT_EQ((*theta)[1], 50.0);
 }
@@ -87,7 +88,7 @@ TEST(ScoBatchTest, PaperExampleTopRanksTheCondorcetWinner) {
   for (uint64_t seed : {1, 2, 3}) {
     absl::StatusOr<std::vector<double>> theta = SolveScoBatch(
         PaperExample(), {.batch = 2, .iterations = 2000, .alpha = 0.1, .tau = 1, .seed = seed});
-    ASSERT_TRUE(theta.ok());
+    ASSERT_THAT(theta, IsOk());
     EXPECT_GT((*theta)[2], (*theta)[0]) << "seed " << seed;
     EXPECT_GT((*theta)[0], (*theta)[1]) << "seed " << seed;
   }
@@ -98,7 +99,7 @@ TEST(ScoBatchTest, PaperExampleTopRanksTheCondorcetWinner) {
 TEST(ScoFenchelYoungTest, PaperExampleTopRanksA) {
   absl::StatusOr<std::vector<double>> theta = SolveScoFenchelYoung(
       PaperExample(), {.batch = 32, .iterations = 5000, .alpha = 0.01, .seed = 4});
-  ASSERT_TRUE(theta.ok());
+  ASSERT_THAT(theta, IsOk());
   EXPECT_GT((*theta)[0], (*theta)[2]);
   EXPECT_GT((*theta)[2], (*theta)[1]);
 }
@@ -113,7 +114,7 @@ TEST(ScoFenchelYoungTest, TwoAgentsConvergeToTheLogitOfTheWinRate) {
   Add(votes, {0, 1}, {2, 1}, 1);
   absl::StatusOr<std::vector<double>> theta = SolveScoFenchelYoung(
       votes, {.batch = 32, .iterations = 100000, .alpha = 0.005, .epsilon = 2, .seed = 9});
-  ASSERT_TRUE(theta.ok());
+  ASSERT_THAT(theta, IsOk());
   EXPECT_NEAR((*theta)[0] - (*theta)[1], 2 * std::log(3.0), 0.1);
 }
 

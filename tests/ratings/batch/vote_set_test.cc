@@ -10,6 +10,7 @@
 namespace ratings {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -96,7 +97,7 @@ TEST(VoteSetTest, AddResultInternsInStandingOrder) {
   Result result;
   result.standings = {{"b", 2, {}}, {"a", 1, {}}, {"c", 2, {}}};
   result.weight = 3.0;
-  ASSERT_TRUE(votes.Add(result, index).ok());
+  ASSERT_THAT(votes.Add(result, index), IsOk());
   EXPECT_EQ(index.size(), 3u);
   EXPECT_EQ(index.Name(0), "b");
   EXPECT_EQ(index.Name(1), "a");
@@ -126,7 +127,7 @@ TEST(VoteSetTest, AddResultRefusesAnInvalidResultAndChangesNothing) {
   three.standings = {{"a", 1, {}}, {"b", 2, {}}, {"c", 3, {}}};
   EXPECT_THAT(votes.Add(three, index, {.max_standings = 2}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("too many standings")));
-  EXPECT_TRUE(votes.Add(three, index).ok());
+  EXPECT_THAT(votes.Add(three, index), IsOk());
   EXPECT_EQ(votes.size(), 1u);
 }
 

@@ -14,12 +14,13 @@
 namespace ratings {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 
 TEST(MallowsTest, DispersionZeroGivesTheReference) {
   absl::StatusOr<GeneratedProfile> p =
       GenerateMallows({.agents = 7, .tasks = 30, .dispersion = 0, .seed = 2});
-  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_THAT(p, IsOk()) << p.status();
   ASSERT_EQ(p->orders.size(), 30u);
   for (const auto& order : p->orders) EXPECT_EQ(order, p->truth);
   // The reference itself is a permutation of all agents.
@@ -34,7 +35,7 @@ TEST(MallowsTest, DispersionZeroGivesTheReference) {
 TEST(MallowsTest, DistanceDistributionMatchesEquationFour) {
   absl::StatusOr<GeneratedProfile> p =
       GenerateMallows({.agents = 3, .tasks = 20000, .dispersion = 0.5, .seed = 11});
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   std::vector<double> frequency(4, 0.0);
   for (const auto& order : p->orders) {
     frequency[*KendallTauDistance(order, p->truth)] += 1.0 / 20000;
@@ -47,7 +48,7 @@ TEST(MallowsTest, DistanceDistributionMatchesEquationFour) {
 TEST(MallowsTest, DispersionOneIsUniform) {
   absl::StatusOr<GeneratedProfile> p =
       GenerateMallows({.agents = 3, .tasks = 12000, .dispersion = 1, .seed = 5});
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   std::map<std::vector<AgentId>, double> frequency;
   for (const auto& order : p->orders) frequency[order] += 1.0 / 12000;
   EXPECT_EQ(frequency.size(), 6u);
@@ -58,7 +59,7 @@ TEST(MallowsTest, DispersionOneIsUniform) {
 TEST(PlackettLuceTest, FirstPlaceFrequenciesMatchTheWeights) {
   absl::StatusOr<GeneratedProfile> p =
       GeneratePlackettLuce({.agents = 4, .tasks = 20000, .tau = 2, .max_rating = 5, .seed = 3});
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   ASSERT_EQ(p->truth_ratings.size(), 4u);
   double z = 0;
   for (double r : p->truth_ratings) z += std::exp(r / 2);
@@ -81,7 +82,7 @@ TEST(PlackettLuceTest, FirstPlaceFrequenciesMatchTheWeights) {
 TEST(ClonesTest, ClonesAreAdjacentToTheirOriginals) {
   absl::StatusOr<GeneratedProfile> p = GenerateClones(
       {.base = {.agents = 5, .tasks = 40, .dispersion = 0.6, .seed = 8}, .clones = 5});
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   ASSERT_EQ(p->names.size(), 10u);
   std::vector<AgentId> group(10);  // agent -> its original
   for (AgentId a = 0; a < 10; ++a) {
@@ -118,7 +119,7 @@ TEST(ClonesTest, ClonesAreAdjacentToTheirOriginals) {
 
 TEST(CycleTest, RotationsOfTheReference) {
   absl::StatusOr<GeneratedProfile> p = GenerateCycle({.agents = 3, .tasks = 6});
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   EXPECT_EQ(p->orders[0], (std::vector<AgentId>{0, 1, 2}));
   EXPECT_EQ(p->orders[1], (std::vector<AgentId>{1, 2, 0}));
   EXPECT_EQ(p->orders[2], (std::vector<AgentId>{2, 0, 1}));
@@ -165,7 +166,7 @@ TEST(TournamentTest, MissingPairsMatchTableThree) {
 TEST(TournamentTest, ContestsAreDistinctAgentsOrderedAndDeterministic) {
   const TournamentOptions options = {.agents = 10, .players = 4, .contests = 30, .seed = 4};
   absl::StatusOr<GeneratedProfile> p = GenerateTournament(options);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   EXPECT_EQ(p->orders.size(), 30u);
   for (const auto& order : p->orders) {
     EXPECT_EQ(std::set<AgentId>(order.begin(), order.end()).size(), 4u);

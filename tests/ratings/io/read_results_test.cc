@@ -14,6 +14,7 @@ namespace {
 using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(ReadResultsTest, ParseFormat) {
   EXPECT_EQ(*ParseFormat("jsonl"), Format::kJsonl);
@@ -66,7 +67,7 @@ TEST(ReadResultsTest, MissingFileNamesPath) {
 TEST(ReadResultsTest, DirectoryNamesPath) {
   const std::string path = ::testing::TempDir();
   absl::StatusOr<ReadOutput> out = ReadResultsFile(path, Format::kJsonl, ResultLimits());
-  ASSERT_FALSE(out.ok());
+  ASSERT_THAT(out, Not(IsOk()));
   EXPECT_THAT(std::string(out.status().message()), HasSubstr("cannot read " + path));
 }
 

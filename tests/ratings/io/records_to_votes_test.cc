@@ -11,6 +11,7 @@
 namespace ratings::io {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::ElementsAre;
 
@@ -32,7 +33,7 @@ TEST(RecordsToVotesTest, InternsInRecordThenStandingOrder) {
       Record({{"c", 1, {}}, {"a", 2, {}}}, 2),
   };
   absl::StatusOr<VoteSet> votes = ToVoteSet(records, "in.jsonl", index);
-  ASSERT_TRUE(votes.ok()) << votes.status();
+  ASSERT_THAT(votes, IsOk()) << votes.status();
   ASSERT_EQ(index.size(), 4u);
   EXPECT_EQ(index.Name(1), "b");
   EXPECT_EQ(index.Name(2), "a");
@@ -54,7 +55,7 @@ TEST(RecordsToVotesTest, NoRecordsGiveTheIndexsAgentsAndNoVotes) {
   index.Intern("a");
   index.Intern("b");
   absl::StatusOr<VoteSet> votes = ToVoteSet({}, "in.jsonl", index);
-  ASSERT_TRUE(votes.ok());
+  ASSERT_THAT(votes, IsOk());
   EXPECT_EQ(votes->size(), 0u);
   EXPECT_EQ(votes->num_agents(), 2u);
 }

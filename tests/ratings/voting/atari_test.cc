@@ -19,10 +19,12 @@
 #include "ratings/voting/schulze.h"
 #include "ratings/voting/scoring_rules.h"
 #include "ratings/voting/stv.h"
+#include "tests/testing/status_matchers.h"
 
 namespace ratings::voting {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::testing::DoubleNear;
 
 struct Atari {
@@ -34,11 +36,12 @@ struct Atari {
   std::string Name(AgentId id) const { return index.Name(id); }
 };
 
-Atari Load() {
+// The table as a profile, or the reader's error (each test ASSERTs it is OK).
+absl::StatusOr<Atari> Load() {
   Atari atari;
   const absl::StatusOr<io::ReadOutput> read = io::ReadResultsFile(
       RATINGD_TEST_DATA "/atari/atari_rainbow_table6.txt", io::Format::kScores, {});
-  EXPECT_TRUE(read.ok()) << read.status();
+  if (!read.ok()) return read.status();
   std::vector<std::vector<AgentId>> ids;
   for (const io::ResultRecord& r : read->records) {
     ids.emplace_back();
@@ -60,7 +63,9 @@ Atari Load() {
 }
 
 TEST(AtariTest, RainbowIsTheStrongCondorcetWinnerAndEveryRuleTopRanksIt) {
-  const Atari atari = Load();
+  const absl::StatusOr<Atari> loaded = Load();
+  ASSERT_THAT(loaded, IsOk()) << loaded.status();
+  const Atari& atari = *loaded;
   ASSERT_EQ(atari.profile.size(), 54u);
   ASSERT_EQ(atari.profile.num_agents(), 8u);
   const AgentId rainbow = atari.Id("rainbow");
@@ -88,7 +93,9 @@ TEST(AtariTest, RainbowIsTheStrongCondorcetWinnerAndEveryRuleTopRanksIt) {
 // Table 6's Copeland and plurality columns, exactly (no score tie of the data touches
 // them); Kemeny's order exactly.
 TEST(AtariTest, CopelandPluralityAndKemenyOfTable6) {
-  const Atari atari = Load();
+  const absl::StatusOr<Atari> loaded = Load();
+  ASSERT_THAT(loaded, IsOk()) << loaded.status();
+  const Atari& atari = *loaded;
   const BatchTally tally = BatchTally::FromVotes(atari.profile);
   const std::vector<double> copeland = CopelandScores(tally);
   const std::vector<double> plurality = PluralityScores(atari.profile);
@@ -104,7 +111,7 @@ TEST(AtariTest, CopelandPluralityAndKemenyOfTable6) {
   }
   const absl::StatusOr<KemenyOutcome> kemeny =
       Kemeny(*tally.PreferenceMatrix(), {}, atari.priority);
-  ASSERT_TRUE(kemeny.ok());
+  ASSERT_THAT(kemeny, IsOk());
   std::vector<std::string> order;
   for (AgentId a : kemeny->order.order) order.push_back(atari.Name(a));
   EXPECT_THAT(order, ::testing::ElementsAre("rainbow", "distrib-dqn", "prior-ddqn", "a3c",
@@ -119,11 +126,13 @@ TEST(AtariTest, CopelandPluralityAndKemenyOfTable6) {
 // arbitrary vertex of the maximal lotteries of that sub-game (any split is maximal);
 // the maximum-entropy lottery (docs/MODELS.md §6) gives each 1/2, so both score 3.5.
 TEST(AtariTest, IterativeMaximalLotteriesPutTheTiedPairOnOneLevelWithEqualProbability) {
-  const Atari atari = Load();
+  const absl::StatusOr<Atari> loaded = Load();
+  ASSERT_THAT(loaded, IsOk()) << loaded.status();
+  const Atari& atari = *loaded;
   const BatchTally tally = BatchTally::FromVotes(atari.profile);
   EXPECT_EQ(tally.Margin(atari.Id("a3c"), atari.Id("dueling-ddqn")), 0);
   const absl::StatusOr<ImlOutcome> iml = IterativeMaximalLotteries(*tally.MarginMatrix());
-  ASSERT_TRUE(iml.ok()) << iml.status();
+  ASSERT_THAT(iml, IsOk()) << iml.status();
   ASSERT_EQ(iml->levels.size(), 7u);
   ASSERT_EQ(iml->levels[3].size(), 2u);
   EXPECT_NEAR(iml->levels[3][0].second, 0.5, 1e-9);

@@ -19,6 +19,7 @@
 namespace ratings::voting {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ratings::testing::StatusIs;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
@@ -123,7 +124,7 @@ TEST(ExactLotteryTest, RockPaperScissorsIsUniform) {
   // By hand: the unique equilibrium of rock-paper-scissors.
   const absl::StatusOr<ExactLottery> ml =
       SolveMaximalLottery(Skew({{0, -1, 1}, {1, 0, -1}, {-1, 1, 0}}));
-  ASSERT_TRUE(ml.ok()) << ml.status();
+  ASSERT_THAT(ml, IsOk()) << ml.status();
   EXPECT_TRUE(ml->unique);
   EXPECT_THAT(ml->lottery, ElementsAre(DoubleNear(1.0 / 3, 1e-12), DoubleNear(1.0 / 3, 1e-12),
                                        DoubleNear(1.0 / 3, 1e-12)));
@@ -135,7 +136,7 @@ TEST(ExactLotteryTest, ClonedRockSharesItsThirdEqually) {
   // hand); maximum entropy splits the clones' third equally.
   const absl::StatusOr<ExactLottery> ml =
       SolveMaximalLottery(Skew({{0, 0, -1, 1}, {0, 0, -1, 1}, {1, 1, 0, -1}, {-1, -1, 1, 0}}));
-  ASSERT_TRUE(ml.ok()) << ml.status();
+  ASSERT_THAT(ml, IsOk()) << ml.status();
   EXPECT_FALSE(ml->unique);
   EXPECT_THAT(ml->lottery, ElementsAre(DoubleNear(1.0 / 6, 1e-9), DoubleNear(1.0 / 6, 1e-9),
                                        DoubleNear(1.0 / 3, 1e-9), DoubleNear(1.0 / 3, 1e-9)));
@@ -143,7 +144,7 @@ TEST(ExactLotteryTest, ClonedRockSharesItsThirdEqually) {
 
 TEST(ExactLotteryTest, AllTiesGiveTheUniformLottery) {
   const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(Eigen::MatrixXd::Zero(4, 4));
-  ASSERT_TRUE(ml.ok());
+  ASSERT_THAT(ml, IsOk());
   EXPECT_THAT(ml->lottery, ElementsAre(0.25, 0.25, 0.25, 0.25));
   EXPECT_FALSE(ml->unique);
 }
@@ -152,17 +153,17 @@ TEST(ExactLotteryTest, TwoTiedWinnersGetOneHalfEach) {
   // A and B tie and both beat C and D: any mix of A and B is maximal (by hand).
   const absl::StatusOr<ExactLottery> ml =
       SolveMaximalLottery(Skew({{0, 0, 2, 5}, {0, 0, 1, 3}, {-2, -1, 0, 4}, {-5, -3, -4, 0}}));
-  ASSERT_TRUE(ml.ok());
+  ASSERT_THAT(ml, IsOk());
   EXPECT_THAT(ml->lottery, ElementsAre(DoubleNear(0.5, 1e-9), DoubleNear(0.5, 1e-9),
                                        DoubleNear(0, 1e-12), DoubleNear(0, 1e-12)));
 }
 
 TEST(ExactLotteryTest, EmptyAndSingleAgentGames) {
   const absl::StatusOr<ExactLottery> none = SolveMaximalLottery(Eigen::MatrixXd(0, 0));
-  ASSERT_TRUE(none.ok());
+  ASSERT_THAT(none, IsOk());
   EXPECT_TRUE(none->lottery.empty());
   const absl::StatusOr<ExactLottery> one = SolveMaximalLottery(Eigen::MatrixXd::Zero(1, 1));
-  ASSERT_TRUE(one.ok());
+  ASSERT_THAT(one, IsOk());
   EXPECT_THAT(one->lottery, ElementsAre(1.0));
   EXPECT_TRUE(one->unique);
 }
@@ -186,7 +187,7 @@ TEST(ExactLotteryTest, MaximumEntropyAgreesWithBruteForceOnRandomTiedGames) {
     const Eigen::Index n = 3 + trial % 4;
     const Eigen::MatrixXd m = RandomMargins(n, 1, rng);
     const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
-    ASSERT_TRUE(ml.ok()) << ml.status();
+    ASSERT_THAT(ml, IsOk()) << ml.status();
     ExpectMaximal(m, ml->lottery);
     const Eigen::VectorXd p = Eigen::Map<const Eigen::VectorXd>(ml->lottery.data(), n);
     const std::vector<Eigen::VectorXd> vertices = Vertices(m);
@@ -226,7 +227,7 @@ TEST(ExactLotteryTest, OddMarginsGiveTheUniqueVertex) {
       }
     }
     const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
-    ASSERT_TRUE(ml.ok());
+    ASSERT_THAT(ml, IsOk());
     EXPECT_TRUE(ml->unique);
     const std::vector<Eigen::VectorXd> vertices = Vertices(m);
     ASSERT_EQ(vertices.size(), 1u);
@@ -241,7 +242,7 @@ TEST(ExactLotteryTest, LargeRandomGamesAreMaximal) {
     const Eigen::Index n = 40;
     Eigen::MatrixXd m = RandomMargins(n, 20, rng);
     const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
-    ASSERT_TRUE(ml.ok());
+    ASSERT_THAT(ml, IsOk());
     ExpectMaximal(m, ml->lottery);
     EXPECT_LT(ml->exploitability, 1e-9);
   }
@@ -259,7 +260,7 @@ TEST(ExactLotteryTest, DenseOddMarginsAreSolvedToRounding) {
     }
   }
   const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
-  ASSERT_TRUE(ml.ok());
+  ASSERT_THAT(ml, IsOk());
   ExpectMaximal(m, ml->lottery);
   EXPECT_TRUE(ml->unique);
   EXPECT_LT(ml->exploitability, 1e-9);
@@ -278,7 +279,7 @@ TEST(ExactLotteryTest, SymmetricAgentsGetEqualProbability) {
     }
   }
   const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(m);
-  ASSERT_TRUE(ml.ok());
+  ASSERT_THAT(ml, IsOk());
   for (double p : ml->lottery) {
     EXPECT_NEAR(p, 1.0 / n, 1e-9);
     EXPECT_EQ(p, ml->lottery[0]) << absl::StrFormat("%.17g %.17g", p, ml->lottery[0]);

@@ -10,6 +10,7 @@
 #include <set>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ratings/voting/batch_tally.h"
 #include "ratings/voting/copeland.h"
@@ -21,9 +22,12 @@
 #include "ratings/voting/scoring_rules.h"
 #include "ratings/voting/stv.h"
 #include "tests/ratings/voting/profiles.h"
+#include "tests/testing/status_matchers.h"
 
 namespace ratings::voting {
 namespace {
+
+using ::ratings::testing::IsOk;
 
 void ExpectPermutation(const std::vector<AgentId>& order, size_t m) {
   std::vector<AgentId> sorted = order;
@@ -72,7 +76,7 @@ TEST(InvariantsTest, RandomProfiles) {
       EXPECT_GT(stv.order.score[stv.order.order[i - 1]], stv.order.score[stv.order.order[i]]);
     }
     const absl::StatusOr<KemenyOutcome> kemeny = Kemeny(n, {}, priority);
-    ASSERT_TRUE(kemeny.ok());
+    ASSERT_THAT(kemeny, IsOk());
     ExpectPermutation(kemeny->order.order, m);
     ExpectPermutation(Schulze(n, priority).order.order, m);
     ExpectPermutation(RankedPairs(margins, priority).order, m);

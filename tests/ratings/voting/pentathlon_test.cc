@@ -15,10 +15,12 @@
 #include "ratings/voting/scoring_rules.h"
 #include "ratings/voting/stv.h"
 #include "tests/ratings/voting/profiles.h"
+#include "tests/testing/status_matchers.h"
 
 namespace ratings::voting {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using testing::kA;
@@ -65,7 +67,7 @@ TEST(PentathlonTest, Borda) { EXPECT_THAT(BordaScores(Pentathlon()), ElementsAre
 // vote passes to C; round 2 elects C with 3 votes; A is left with 2.
 TEST(PentathlonTest, Stv) {
   const absl::StatusOr<StvOutcome> stv = Stv(Pentathlon(), {}, kPriority);
-  ASSERT_TRUE(stv.ok()) << stv.status();
+  ASSERT_THAT(stv, IsOk()) << stv.status();
   EXPECT_EQ(stv->winners, 1);
   EXPECT_EQ(stv->quota, 3);
   EXPECT_THAT(stv->order.order, ElementsAre(kC, kA, kB));
@@ -82,7 +84,7 @@ TEST(PentathlonTest, Copeland) {
 // (6, 4, 0) for C, A, and B".
 TEST(PentathlonTest, Kemeny) {
   const absl::StatusOr<KemenyOutcome> kemeny = Kemeny(PentathlonN(), {}, kPriority);
-  ASSERT_TRUE(kemeny.ok()) << kemeny.status();
+  ASSERT_THAT(kemeny, IsOk()) << kemeny.status();
   EXPECT_EQ(kemeny->value, 10);
   EXPECT_THAT(kemeny->order.order, ElementsAre(kC, kA, kB));
   EXPECT_THAT(kemeny->order.score, ElementsAre(4, 0, 6));
@@ -113,7 +115,7 @@ TEST(PentathlonTest, RankedPairs) {
 // Hence ... maximal lotteries chooses C with probability 1."
 TEST(PentathlonTest, MaximalLottery) {
   const absl::StatusOr<ExactLottery> ml = SolveMaximalLottery(PentathlonM());
-  ASSERT_TRUE(ml.ok()) << ml.status();
+  ASSERT_THAT(ml, IsOk()) << ml.status();
   EXPECT_THAT(ml->lottery,
               ElementsAre(DoubleNear(0, 1e-12), DoubleNear(0, 1e-12), DoubleNear(1, 1e-12)));
   EXPECT_TRUE(ml->unique);
@@ -126,7 +128,7 @@ TEST(PentathlonTest, MaximalLottery) {
 // alternatives C, A, and B".
 TEST(PentathlonTest, IterativeMaximalLotteries) {
   const absl::StatusOr<ImlOutcome> iml = IterativeMaximalLotteries(PentathlonM());
-  ASSERT_TRUE(iml.ok()) << iml.status();
+  ASSERT_THAT(iml, IsOk()) << iml.status();
   ASSERT_EQ(iml->levels.size(), 3u);
   EXPECT_EQ(iml->levels[0][0].first, kC);
   EXPECT_EQ(iml->levels[1][0].first, kA);

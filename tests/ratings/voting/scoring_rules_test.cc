@@ -17,6 +17,7 @@
 namespace ratings::voting {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ratings::testing::StatusIs;
 using testing::AddWeakOrder;
 using ::testing::DoubleNear;
@@ -89,7 +90,7 @@ TEST(StvTest, TwoSeatsWithExhaustedVotes) {
   const VoteSet profile =
       testing::StrictProfile(4, {{4, {kA, kB, kC}}, {2, {kB, kC}}, {1, {kC, kD}}, {2, {kD, kC}}});
   const absl::StatusOr<StvOutcome> stv = Stv(profile, {.winners = 2}, IdentityPriority(4));
-  ASSERT_TRUE(stv.ok()) << stv.status();
+  ASSERT_THAT(stv, IsOk()) << stv.status();
   EXPECT_EQ(stv->quota, 4);
   EXPECT_THAT(stv->order.order, ElementsAre(kA, kD, kB, kC));
   EXPECT_THAT(stv->order.score, ElementsAre(DoubleNear(8.4, 1e-12), DoubleNear(4.2, 1e-12),
@@ -103,7 +104,7 @@ TEST(StvTest, TwoSeatsWithExhaustedVotes) {
 TEST(StvTest, SurplusIsTransferredFractionally) {
   const VoteSet profile = testing::StrictProfile(3, {{5, {kA, kB}}, {1, {kC}}, {3, {kB}}});
   const absl::StatusOr<StvOutcome> stv = Stv(profile, {.winners = 2}, IdentityPriority(3));
-  ASSERT_TRUE(stv.ok());
+  ASSERT_THAT(stv, IsOk());
   EXPECT_THAT(stv->order.order, ElementsAre(kA, kB, kC));
   EXPECT_THAT(stv->order.score,
               ElementsAre(DoubleNear(6.5, 1e-12), DoubleNear(5.4, 1e-12), DoubleNear(3.1, 1e-12)));
@@ -117,7 +118,7 @@ TEST(StvTest, DefaultWinnersIsHalfTheAgentsAndTheVotesAreZeroPadded) {
       {5, {0, 1}}, {4, {1, 0}}, {3, {2, 3}}};
   const VoteSet profile = testing::StrictProfile(6, votes);
   const absl::StatusOr<StvOutcome> stv = Stv(profile, {}, IdentityPriority(6));
-  ASSERT_TRUE(stv.ok());
+  ASSERT_THAT(stv, IsOk());
   EXPECT_EQ(stv->winners, 3);
   // Quota floor(12/4) + 1 = 4: round 1 elects 0 (5 votes), keeping 1/5 of each 0 vote
   // for 1; round 2 elects 1 (4 + 1 = 5); round 3: agents 4 and 5 (no votes) are out
