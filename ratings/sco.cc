@@ -5,21 +5,15 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "ratings/sco_internal.h"
+#include "ratings/status_macros.h"
 
 namespace ratings {
 
 absl::StatusOr<Sco> Sco::Create(const ScoOptions& o) {
-  if (!std::isfinite(o.alpha) || o.alpha <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sco: alpha must be finite and > 0, got ", o.alpha));
-  }
-  if (!std::isfinite(o.tau) || o.tau <= 0) {
-    return absl::InvalidArgumentError(absl::StrCat("sco: tau must be finite and > 0, got ", o.tau));
-  }
-  if (!std::isfinite(o.min) || !std::isfinite(o.max) || !(o.min < o.max)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sco: need finite min < max, got [", o.min, ", ", o.max, "]"));
-  }
+  RETURN_IF_ERROR(sco_internal::CheckPositive("sco", "alpha", o.alpha));
+  RETURN_IF_ERROR(sco_internal::CheckPositive("sco", "tau", o.tau));
+  RETURN_IF_ERROR(sco_internal::CheckBounds("sco", o.min, o.max));
   return Sco(o);
 }
 
@@ -31,20 +25,15 @@ void Sco::Update(const IndexedResult& result) {
   const size_t k = result.size();
   const double rate = options_.alpha * result.weight / options_.tau;
   absl::InlinedVector<double, 8> gradient(k, 0.0);
-  for (size_t i = 0; i < k; ++i) {
-    for (size_t j = i + 1; j < k; ++j) {
-      if (result.ranks[i] == result.ranks[j]) continue;
-      const bool i_above = result.ranks[i] < result.ranks[j];
-      const size_t a = i_above ? i : j;  // strictly above
-      const size_t b = i_above ? j : i;
-      // s = sigma((theta_b - theta_a)/tau); d/dtheta_a of s is -s(1-s)/tau (Eq. 5, 7).
-      const double x = (ratings_[result.agents[b]] - ratings_[result.agents[a]]) / options_.tau;
-      const double s = 1.0 / (1.0 + std::exp(-x));
-      const double move = rate * s * (1.0 - s);
-      gradient[a] += move;
-      gradient[b] -= move;
-    }
-  }
+  sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
+    // a strictly above b. s = sigma((theta_b - theta_a)/tau); d/dtheta_a of s is
+    // -s(1-s)/tau (Eq. 5, 7).
+    const double x = (ratings_[result.agents[b]] - ratings_[result.agents[a]]) / options_.tau;
+    const double s = 1.0 / (1.0 + std::exp(-x));
+    const double move = rate * s * (1.0 - s);
+    gradient[a] += move;
+    gradient[b] -= move;
+  });
   // PROJ of Algorithm 1 line 4: clip to the hypercube.
   for (size_t i = 0; i < k; ++i) {
     double& theta = ratings_[result.agents[i]];

@@ -7,7 +7,9 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "ratings/sco_internal.h"
 #include "ratings/seeded_draws.h"
+#include "ratings/status_macros.h"
 
 namespace ratings {
 namespace {
@@ -21,15 +23,8 @@ absl::Status CheckCommon(const char* method, int64_t batch, int64_t iterations, 
     return absl::InvalidArgumentError(
         absl::StrCat(method, ": iterations must be >= 0, got ", iterations));
   }
-  if (!std::isfinite(alpha) || alpha <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(method, ": alpha must be finite and > 0, got ", alpha));
-  }
-  if (!std::isfinite(min) || !std::isfinite(max) || !(min < max)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(method, ": need finite min < max, got [", min, ", ", max, "]"));
-  }
-  return absl::OkStatus();
+  RETURN_IF_ERROR(sco_internal::CheckPositive(method, "alpha", alpha));
+  return sco_internal::CheckBounds(method, min, max);
 }
 
 // The gradient of one batch as (agent, partial derivative) entries, one per agent per
@@ -55,14 +50,8 @@ class BatchGradient {
 
 absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const ScoBatchOptions& o,
                                                   const ProgressFn& progress) {
-  if (absl::Status s = CheckCommon("sco-batch", o.batch, o.iterations, o.alpha, o.min, o.max);
-      !s.ok()) {
-    return s;
-  }
-  if (!std::isfinite(o.tau) || o.tau <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sco-batch: tau must be finite and > 0, got ", o.tau));
-  }
+  RETURN_IF_ERROR(CheckCommon("sco-batch", o.batch, o.iterations, o.alpha, o.min, o.max));
+  RETURN_IF_ERROR(sco_internal::CheckPositive("sco-batch", "tau", o.tau));
   const size_t n = votes.num_agents();
   // Algorithm 1's theta^0 is the midpoint of the box (the paper writes (max - min)/2,
   // which is the midpoint for its min = 0).
@@ -100,26 +89,25 @@ absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const Sc
         e[i] = shared_exponentials ? std::exp((th[i] - top) * inv_tau) : th[i];
       }
       th += k;
-      for (size_t i = 0; i < k; ++i) {
-        for (size_t j = i + 1; j < k; ++j) {
-          if (v.ranks[i] == v.ranks[j]) continue;
-          const bool i_above = v.ranks[i] < v.ranks[j];
-          const size_t a = i_above ? i : j;  // strictly above
-          const size_t c = i_above ? j : i;
-          // -d/dtheta_a sigma((theta_c - theta_a)/tau) = s(1-s)/tau (Eq. 5, 7).
-          double slope;
-          if (shared_exponentials) {
-            const double sum = e[a] + e[c];
-            slope = e[a] * e[c] / (sum * sum);
-          } else {
-            const double s = 1.0 / (1.0 + std::exp((e[a] - e[c]) * inv_tau));
-            slope = s * (1.0 - s);
-          }
-          const double move = v.weight * slope;
-          g[a] += move;
-          g[c] -= move;
+      // Raw pointers: indexing the InlinedVectors in the lambda re-checks inline vs heap
+      // storage at every access, which measurably slowed this loop.
+      const double* const ed = e.data();
+      double* const gd = g.data();
+      sco_internal::ForEachOrderedPair(v.ranks, [&](size_t a, size_t c) {
+        // a strictly above c. -d/dtheta_a sigma((theta_c - theta_a)/tau) = s(1-s)/tau
+        // (Eq. 5, 7).
+        double slope;
+        if (shared_exponentials) {
+          const double sum = ed[a] + ed[c];
+          slope = ed[a] * ed[c] / (sum * sum);
+        } else {
+          const double s = 1.0 / (1.0 + std::exp((ed[a] - ed[c]) * inv_tau));
+          slope = s * (1.0 - s);
         }
-      }
+        const double move = v.weight * slope;
+        gd[a] += move;
+        gd[c] -= move;
+      });
       for (size_t i = 0; i < k; ++i) gradient.Add(v.agents[i], g[i]);
     }
     gradient.ApplyAndClear(o.alpha * inv_tau, o.min, o.max, theta);
@@ -132,14 +120,8 @@ absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const Sc
 absl::StatusOr<std::vector<double>> SolveScoFenchelYoung(const VoteSet& votes,
                                                          const ScoFenchelYoungOptions& o,
                                                          const ProgressFn& progress) {
-  if (absl::Status s = CheckCommon("sco-fy", o.batch, o.iterations, o.alpha, o.min, o.max);
-      !s.ok()) {
-    return s;
-  }
-  if (!std::isfinite(o.epsilon) || o.epsilon <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sco-fy: epsilon must be finite and > 0, got ", o.epsilon));
-  }
+  RETURN_IF_ERROR(CheckCommon("sco-fy", o.batch, o.iterations, o.alpha, o.min, o.max));
+  RETURN_IF_ERROR(sco_internal::CheckPositive("sco-fy", "epsilon", o.epsilon));
   if (o.samples < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("sco-fy: samples must be >= 1, got ", o.samples));

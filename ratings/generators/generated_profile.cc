@@ -69,6 +69,18 @@ std::vector<AgentId> ByRating(const std::vector<double>& rating) {
   return order;
 }
 
+// A profile of m named agents with ground-truth ratings draw() (drawn in id order) and
+// the truth ranking by them.
+template <typename Draw>
+GeneratedProfile RatedAgents(int64_t m, Draw draw) {
+  GeneratedProfile out;
+  out.names = Names(m);
+  out.truth_ratings.resize(m);
+  for (double& r : out.truth_ratings) r = draw();
+  out.truth = ByRating(out.truth_ratings);
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<GeneratedProfile> GenerateMallows(const MallowsOptions& o) {
@@ -110,11 +122,7 @@ absl::StatusOr<GeneratedProfile> GeneratePlackettLuce(const PlackettLuceOptions&
         absl::StrCat("plackett-luce: max_rating must be finite and > 0, got ", o.max_rating));
   }
   std::mt19937_64 rng(o.seed);
-  GeneratedProfile out;
-  out.names = Names(o.agents);
-  out.truth_ratings.resize(o.agents);
-  for (double& r : out.truth_ratings) r = o.max_rating * Uniform01(rng);
-  out.truth = ByRating(out.truth_ratings);
+  GeneratedProfile out = RatedAgents(o.agents, [&] { return o.max_rating * Uniform01(rng); });
   std::vector<double> weights;
   for (int64_t t = 0; t < o.tasks; ++t) {
     std::vector<AgentId> left = Identity(o.agents);
@@ -192,11 +200,8 @@ absl::StatusOr<GeneratedProfile> GenerateTournament(const TournamentOptions& o) 
         absl::StrCat("tournament: candidates must be >= 1, got ", o.candidates));
   }
   std::mt19937_64 rng(o.seed);
-  GeneratedProfile out;
-  out.names = Names(o.agents);
-  out.truth_ratings.resize(o.agents);
-  for (double& s : out.truth_ratings) s = o.skill_mean + o.skill_std * StandardNormal(rng);
-  out.truth = ByRating(out.truth_ratings);
+  GeneratedProfile out =
+      RatedAgents(o.agents, [&] { return o.skill_mean + o.skill_std * StandardNormal(rng); });
   const std::vector<double>& skill = out.truth_ratings;
   std::vector<AgentId> pool;  // agents not yet in the contest; the contest is the tail
   std::vector<double> performance(o.agents);

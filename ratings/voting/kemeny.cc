@@ -21,26 +21,31 @@ std::vector<std::vector<AgentId>> MajorityComponents(const Eigen::MatrixXd& n) {
     const auto i = static_cast<Eigen::Index>(a), j = static_cast<Eigen::Index>(b);
     return a != b && n(i, j) >= n(j, i);
   };
-  std::vector<size_t> finished;
   std::vector<char> seen(m, 0);
   std::vector<size_t> next(m, 0), stack;
-  for (size_t s = 0; s < m; ++s) {
-    if (seen[s]) continue;
+  // Depth-first search from s (unseen) over the unseen agents along arc(v, w) (v -> w);
+  // finish(v) as each agent's search ends.
+  auto search = [&](size_t s, auto arc, auto finish) {
     seen[s] = 1;
     stack.push_back(s);
     while (!stack.empty()) {
       const size_t v = stack.back();
       if (next[v] < m) {
         const size_t w = next[v]++;
-        if (!seen[w] && edge(v, w)) {
+        if (!seen[w] && arc(v, w)) {
           seen[w] = 1;
           stack.push_back(w);
         }
       } else {
-        finished.push_back(v);
+        finish(v);
         stack.pop_back();
       }
     }
+  };
+  std::vector<size_t> finished;
+  for (size_t s = 0; s < m; ++s) {
+    if (seen[s]) continue;
+    search(s, edge, [&](size_t v) { finished.push_back(v); });
   }
   std::fill(seen.begin(), seen.end(), 0);
   std::fill(next.begin(), next.end(), 0);
@@ -49,21 +54,9 @@ std::vector<std::vector<AgentId>> MajorityComponents(const Eigen::MatrixXd& n) {
     const size_t s = finished[i];
     if (seen[s]) continue;
     components.emplace_back();
-    seen[s] = 1;
-    stack.push_back(s);
-    while (!stack.empty()) {
-      const size_t v = stack.back();
-      if (next[v] < m) {
-        const size_t w = next[v]++;
-        if (!seen[w] && edge(w, v)) {  // the reversed graph
-          seen[w] = 1;
-          stack.push_back(w);
-        }
-      } else {
-        components.back().push_back(static_cast<AgentId>(v));
-        stack.pop_back();
-      }
-    }
+    search(
+        s, [&](size_t v, size_t w) { return edge(w, v); },  // the reversed graph
+        [&](size_t v) { components.back().push_back(static_cast<AgentId>(v)); });
   }
   return components;
 }

@@ -5,11 +5,37 @@
 #include <deque>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 
 namespace ratings::voting {
 namespace {
 
 enum class State { kHopeful, kElected, kEliminated };
+
+// Calls counted(group, live) with the tie group vote v counts for, its best group that
+// still has a hopeful (group: all its agents, hopeful or not; live: how many are
+// hopeful); not at all if no group has one (the vote is exhausted). A template so that
+// each caller gets it inlined: it runs for every vote in every round.
+template <typename Counted>
+void ForBestLiveGroup(const VoteSet& ballots, size_t v, const std::vector<State>& state,
+                      Counted&& counted) {
+  const IndexedResult ballot = ballots.BestFirst(v);
+  const auto agents = ballot.agents;
+  const auto groups = ballot.ranks;  // dense: equal values tie
+  size_t i = 0;
+  while (i < agents.size()) {
+    size_t end = i + 1;
+    while (end < agents.size() && groups[end] == groups[i]) ++end;
+    size_t live = 0;
+    for (size_t j = i; j < end; ++j) live += state[agents[j]] == State::kHopeful;
+    if (live > 0) {
+      // Not agents.subspan(i, end - i), whose range check and clamp slow the count.
+      counted(absl::MakeConstSpan(agents.data() + i, end - i), live);
+      return;
+    }
+    i = end;
+  }
+}
 
 // Each vote's share of its current value per hopeful of its best live group.
 void Count(const VoteSet& ballots, const std::vector<double>& value,
@@ -17,23 +43,11 @@ void Count(const VoteSet& ballots, const std::vector<double>& value,
   std::fill(votes.begin(), votes.end(), 0.0);
   for (size_t v = 0; v < ballots.size(); ++v) {
     if (value[v] <= 0.0) continue;
-    const IndexedResult ballot = ballots.BestFirst(v);
-    const auto agents = ballot.agents;
-    const auto groups = ballot.ranks;  // dense: equal values tie
-    size_t i = 0;
-    while (i < agents.size()) {
-      size_t end = i + 1;
-      while (end < agents.size() && groups[end] == groups[i]) ++end;
-      size_t live = 0;
-      for (size_t j = i; j < end; ++j) live += state[agents[j]] == State::kHopeful;
-      if (live > 0) {
-        for (size_t j = i; j < end; ++j) {
-          if (state[agents[j]] == State::kHopeful) votes[agents[j]] += value[v] / live;
-        }
-        break;
+    ForBestLiveGroup(ballots, v, state, [&](absl::Span<const AgentId> group, size_t live) {
+      for (AgentId a : group) {
+        if (state[a] == State::kHopeful) votes[a] += value[v] / static_cast<double>(live);
       }
-      i = end;
-    }
+    });
   }
 }
 
@@ -97,25 +111,11 @@ absl::StatusOr<StvOutcome> Stv(const VoteSet& ballots, const StvOptions& options
       const double keep = (votes[best] - out.quota) / votes[best];
       for (size_t v = 0; v < ballots.size(); ++v) {
         if (value[v] <= 0.0) continue;
-        const IndexedResult ballot = ballots.BestFirst(v);
-        const auto agents = ballot.agents;
-        const auto groups = ballot.ranks;
-        size_t i = 0;
-        while (i < agents.size()) {
-          size_t end = i + 1;
-          while (end < agents.size() && groups[end] == groups[i]) ++end;
-          size_t live = 0;
-          bool has_best = false;
-          for (size_t j = i; j < end; ++j) {
-            live += state[agents[j]] == State::kHopeful;
-            has_best |= agents[j] == best;
+        ForBestLiveGroup(ballots, v, state, [&](absl::Span<const AgentId> group, size_t live) {
+          if (std::find(group.begin(), group.end(), best) != group.end()) {
+            value[v] -= value[v] / static_cast<double>(live) * (1.0 - keep);
           }
-          if (live > 0) {
-            if (has_best) value[v] -= value[v] / static_cast<double>(live) * (1.0 - keep);
-            break;
-          }
-          i = end;
-        }
+        });
       }
       state[best] = State::kElected;
       out.votes[best] = votes[best];

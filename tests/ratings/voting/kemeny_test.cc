@@ -15,6 +15,7 @@
 namespace ratings::voting {
 namespace {
 
+using ::ratings::testing::IsOk;
 using ratings::testing::StatusIs;
 using ::testing::HasSubstr;
 
@@ -44,6 +45,27 @@ Eigen::MatrixXd RandomPreferences(int agents, int votes, std::mt19937& rng) {
   return *BatchTally::FromVotes(profile).PreferenceMatrix();
 }
 
+// Brute force over all orders of n's agents in lexicographic order: the best value and
+// the first order reaching it, which the tie-break (identity priority, position by
+// position) must pick.
+struct BruteForce {
+  double best = -1.0;
+  std::vector<AgentId> first_best;
+};
+BruteForce FirstBestOrder(const Eigen::MatrixXd& n) {
+  std::vector<AgentId> perm(static_cast<size_t>(n.rows()));
+  std::iota(perm.begin(), perm.end(), AgentId{0});
+  BruteForce out;
+  do {
+    const double v = Value(n, perm);
+    if (v > out.best + 1e-9) {
+      out.best = v;
+      out.first_best = perm;
+    }
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return out;
+}
+
 TEST(KemenyTest, MatchesBruteForceOnRandomProfiles) {
   std::mt19937 rng(99);
   for (int trial = 0; trial < 80; ++trial) {
@@ -51,20 +73,8 @@ TEST(KemenyTest, MatchesBruteForceOnRandomProfiles) {
     const Eigen::MatrixXd n = RandomPreferences(m, 3 + trial % 9, rng);
     const std::vector<uint32_t> priority = IdentityPriority(static_cast<size_t>(m));
     const absl::StatusOr<KemenyOutcome> kemeny = Kemeny(n, {}, priority);
-    ASSERT_TRUE(kemeny.ok()) << kemeny.status();
-    // Brute force in lexicographic order: the first optimal permutation is the one the
-    // tie-break (identity priority, position by position) must pick.
-    std::vector<AgentId> perm(static_cast<size_t>(m));
-    std::iota(perm.begin(), perm.end(), AgentId{0});
-    double best = -1.0;
-    std::vector<AgentId> first_best;
-    do {
-      const double v = Value(n, perm);
-      if (v > best + 1e-9) {
-        best = v;
-        first_best = perm;
-      }
-    } while (std::next_permutation(perm.begin(), perm.end()));
+    ASSERT_THAT(kemeny, IsOk()) << kemeny.status();
+    const auto [best, first_best] = FirstBestOrder(n);
     EXPECT_DOUBLE_EQ(kemeny->value, best);
     EXPECT_EQ(kemeny->order.order, first_best) << n;
     for (size_t i = 0; i < first_best.size(); ++i) {
@@ -97,18 +107,8 @@ TEST(KemenyTest, ComponentsAgreeWithBruteForceOverAllOrders) {
       }
     }
     const absl::StatusOr<KemenyOutcome> kemeny = Kemeny(n, {.max_agents = 3}, IdentityPriority(9));
-    ASSERT_TRUE(kemeny.ok()) << kemeny.status();
-    std::vector<AgentId> perm(9);
-    std::iota(perm.begin(), perm.end(), AgentId{0});
-    double best = -1.0;
-    std::vector<AgentId> first_best;
-    do {
-      const double v = Value(n, perm);
-      if (v > best + 1e-9) {
-        best = v;
-        first_best = perm;
-      }
-    } while (std::next_permutation(perm.begin(), perm.end()));
+    ASSERT_THAT(kemeny, IsOk()) << kemeny.status();
+    const auto [best, first_best] = FirstBestOrder(n);
     EXPECT_EQ(kemeny->value, best);
     EXPECT_EQ(kemeny->order.order, first_best) << n;
   }
@@ -131,7 +131,7 @@ TEST(KemenyTest, SolvesTwelveAgents) {
   }
   const std::vector<uint32_t> reversed = {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
   const absl::StatusOr<KemenyOutcome> kemeny = Kemeny(n, {}, reversed);
-  ASSERT_TRUE(kemeny.ok());
+  ASSERT_THAT(kemeny, IsOk());
   std::vector<AgentId> expected(12);
   std::iota(expected.begin(), expected.end(), AgentId{0});
   EXPECT_EQ(kemeny->order.order, expected);
