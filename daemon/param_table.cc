@@ -31,6 +31,20 @@ ParamTable::Getter NumberGetter(const T* field) {
   return [field] { return NumberValue(static_cast<double>(*field)); };
 }
 
+// Sets an integer field to a value in [min, max].
+template <typename T>
+ParamTable::Setter InRange(T* field, T min, T max) {
+  return [field, min, max](absl::string_view v) {
+    T parsed = 0;
+    if (!Parse(v, parsed) || parsed < min || parsed > max) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", v, "' is not an integer in [", min, ", ", max, "]"));
+    }
+    *field = parsed;
+    return absl::OkStatus();
+  };
+}
+
 }  // namespace
 
 ParamTable& ParamTable::Add(absl::string_view key, double* field) {
@@ -67,33 +81,11 @@ ParamTable& ParamTable::Add(absl::string_view key, size_t* field) {
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, int* field, int min, int max) {
-  return Add(
-      key,
-      [field, min, max](absl::string_view v) {
-        int parsed = 0;
-        if (!Parse(v, parsed) || parsed < min || parsed > max) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("'", v, "' is not an integer in [", min, ", ", max, "]"));
-        }
-        *field = parsed;
-        return absl::OkStatus();
-      },
-      NumberGetter(field));
+  return Add(key, InRange(field, min, max), NumberGetter(field));
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, size_t* field, size_t min, size_t max) {
-  return Add(
-      key,
-      [field, min, max](absl::string_view v) {
-        size_t parsed = 0;
-        if (!Parse(v, parsed) || parsed < min || parsed > max) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("'", v, "' is not an integer in [", min, ", ", max, "]"));
-        }
-        *field = parsed;
-        return absl::OkStatus();
-      },
-      NumberGetter(field));
+  return Add(key, InRange(field, min, max), NumberGetter(field));
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, Setter set, Getter get) {

@@ -45,7 +45,6 @@ struct MaximalLotteryOptions {
   size_t max_agents = 4096;
 };
 
-// What one Solve() call did.
 // Everything that determines a MaximalLottery's future (snapshots, docs/ARCHITECTURE.md §5):
 // the margins' counts N (nonzero entries) and the regret-matching state. What Lottery()
 // reports is derived from it at the next Solve().
@@ -66,6 +65,7 @@ struct MaximalLotteryState {
   int64_t averaging_step = 0;
 };
 
+// What one Solve() call did.
 struct SolveStats {
   int64_t iterations = 0;       // run by this call
   double exploitability = 0.0;  // of the average strategy on the current margins

@@ -1,4 +1,5 @@
-// ratingctl: the offline tool (docs/CONTRACTS.md §2). Flags -> RateConfig -> RunRate.
+// ratingctl, the offline and topic tool (docs/CONTRACTS.md §2): flags into the config of one
+// subcommand (rate, eval, generate, produce, tail), then that subcommand's Run function.
 #include <unistd.h>
 
 #include <cstdio>

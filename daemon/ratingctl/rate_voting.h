@@ -23,9 +23,11 @@ bool IsVotingMethod(absl::string_view method);
 // Rates the records (all of one pool) with a voting method. One preference profile and
 // one BatchTally are built from them and shared by the method's steps. `params` are
 // "key=value":
-//   approval: k (3, integer >= 1)      stv: winners (0 = max(1, floor(m/2)))
-//   kemeny: max_agents (20, <= 25; per majority cycle)  ml-exact, iml: max_agents (4096), tolerance
-//   (1e-9) plurality, borda, copeland, ranked-pairs, schulze: none
+//   approval:          k (3, integer >= 1)
+//   stv:               winners (0 = max(1, floor(m/2)))
+//   kemeny:            max_agents (20, <= 25; per majority cycle)
+//   ml-exact, iml:     max_agents (4096), tolerance (1e-9)
+//   plurality, borda, copeland, ranked-pairs, schulze: none
 // InvalidArgument naming the parameter for an unknown key or a bad value; the
 // method's own refusal (e.g. kemeny above max_agents; the pairwise methods other than
 // copeland above 4096 agents) otherwise.

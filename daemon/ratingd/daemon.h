@@ -193,7 +193,7 @@ class Daemon {
 
   // Leaderboards due: (pool, model) -> changed since the last publish.
   absl::flat_hash_set<std::pair<std::string, ratings::Model>> dirty_;
-  absl::flat_hash_map<std::string, absl::Time> last_published_;  // by pool
+  absl::flat_hash_map<std::string, absl::Time> last_published_;  // by "pool/model"
   absl::Time last_snapshot_ = absl::Now();  // when the last snapshots were produced
   absl::Time last_metrics_ = absl::InfinitePast();
 

@@ -19,6 +19,20 @@ rate_json() {
     "$tmp/out.json" "$method" || { fail "$method on $input: bad JSON"; return 1; }
 }
 
+# expect_error WORDS ARGS...: `$ratingctl ARGS...` exits non-zero, prints nothing on stdout,
+# and WORDS (a fixed string) on stderr.
+expect_error() {
+  local words=$1
+  shift
+  if "$ratingctl" "$@" >"$tmp/out" 2>"$tmp/err"; then
+    fail "'$*' should fail"
+  elif [ -s "$tmp/out" ]; then
+    fail "'$*' printed on stdout: $(head -c 200 "$tmp/out")"
+  elif ! grep -qF -- "$words" "$tmp/err"; then
+    fail "'$*': stderr lacks '$words': $(cat "$tmp/err")"
+  fi
+}
+
 # finish NAME: the summary line and the exit status.
 finish() {
   if [ "$failures" -ne 0 ]; then

@@ -52,17 +52,6 @@ assert set(m) == {"elo", "sco-batch"} and len(m["elo"]["ktd_test"]) == 3, m
 PY
 
 # 4. Errors: exit 1, the parameter or file named on stderr, nothing on stdout.
-expect_error() {  # expect_error WORDS ARGS...
-  local words=$1
-  shift
-  if "$ratingctl" "$@" >"$tmp/out" 2>"$tmp/err"; then
-    fail "'$*' should fail"
-  elif [ -s "$tmp/out" ]; then
-    fail "'$*' printed on stdout"
-  elif ! grep -q -- "$words" "$tmp/err"; then
-    fail "'$*': stderr lacks '$words': $(cat "$tmp/err")"
-  fi
-}
 expect_error "--param batch (sco-batch)" rate --method sco-batch --input "$tmp/t.jsonl" --param batch=x
 expect_error "unknown parameter 'phi'" generate --model mallows --out "$tmp/x.jsonl" --param phi=1
 expect_error "/nonexistent/truth" eval --input "$tmp/t.jsonl" --method elo --truth /nonexistent/truth

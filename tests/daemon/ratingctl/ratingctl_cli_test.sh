@@ -33,17 +33,6 @@ done
 # 4. Invalid input: non-zero exit, file:line on stderr, nothing on stdout.
 printf '%s\n' '{"pool":"p","gameId":"1","standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}]}' \
   '{"pool":"p","gameId":"2","standings":[{"agent":"a","rank":1},{"agent":"a","rank":2}]}' >"$tmp/bad.jsonl"
-expect_error() {  # expect_error WORDS_ON_STDERR ARGS...
-  local words=$1
-  shift
-  if "$ratingctl" "$@" >"$tmp/out" 2>"$tmp/err"; then
-    fail "'$*' should fail"
-  elif [ -s "$tmp/out" ]; then
-    fail "'$*' printed on stdout: $(head -c 200 "$tmp/out")"
-  elif ! grep -qF -- "$words" "$tmp/err"; then
-    fail "'$*': stderr lacks '$words': $(cat "$tmp/err")"
-  fi
-}
 expect_error "bad.jsonl:2: standings[1]: agent 'a' appears twice" rate --method elo --input "$tmp/bad.jsonl"
 expect_error "missing.jsonl" rate --method elo --input "$tmp/missing.jsonl"
 expect_error "unknown method 'glicko'" rate --method glicko --input "$tmp/bad.jsonl"
