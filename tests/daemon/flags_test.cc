@@ -1,8 +1,9 @@
 // Command-line handling shared by both programs: repeated flags, dashes normalised.
+#include "daemon/flags.h"
+
 #include <string>
 #include <vector>
 
-#include "daemon/flags.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -85,8 +85,7 @@ TEST(ParamTableTest, ErrorsNameTheKeyTheMethodAndTheProblem) {
       {"mode=medium", "--param mode (demo): not fast or slow"},
   };
   for (const auto& c : cases) {
-    EXPECT_THAT(table.Apply(c.assignment),
-                StatusIs(absl::StatusCode::kInvalidArgument, c.message))
+    EXPECT_THAT(table.Apply(c.assignment), StatusIs(absl::StatusCode::kInvalidArgument, c.message))
         << c.assignment;
   }
   // A failed assignment leaves its field as it was.

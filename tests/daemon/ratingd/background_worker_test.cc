@@ -1,5 +1,7 @@
 // BackgroundWorker: tasks run in order on one thread; WaitIdle sees every earlier task. Run
 // under ThreadSanitizer in CI (ci-tsan).
+#include "daemon/ratingd/background_worker.h"
+
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -7,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "daemon/ratingd/background_worker.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

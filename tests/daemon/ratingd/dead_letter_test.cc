@@ -1,8 +1,9 @@
 // How much of a dead letter's value fits beside its key and headers.
+#include "daemon/ratingd/dead_letter.h"
+
 #include <memory>
 #include <string>
 
-#include "daemon/ratingd/dead_letter.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "librdkafka/rdkafkacpp.h"

@@ -1,10 +1,11 @@
 // ratingd's Prometheus metrics: gauges of partitions and pools handed to another instance
 // are removed.
+#include "daemon/ratingd/metrics.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "daemon/ratingd/metrics.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

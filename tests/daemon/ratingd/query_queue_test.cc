@@ -1,12 +1,13 @@
 // QueryQueue: HTTP threads ask, the consumer thread answers. Run under ThreadSanitizer in CI
 // (ci-tsan).
+#include "daemon/ratingd/query_queue.h"
+
 #include <chrono>
 #include <future>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "daemon/ratingd/query_queue.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,10 +1,11 @@
 // The rank-disagreement metric (normalised Kendall tau between two models' rankings).
+#include "daemon/ratingd/rank_disagreement.h"
+
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "daemon/ratingd/rank_disagreement.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
