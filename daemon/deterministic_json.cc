@@ -11,8 +11,8 @@
 namespace ratingd {
 
 absl::StatusOr<std::string> DeterministicJson(const google::protobuf::Message& message) {
-  // As ReportToJson: serialise deterministically (sorted map keys), then print from the
-  // bytes; the message-based printer walks Struct's hash map in a per-process order.
+  // Serialise deterministically (sorted map keys), then print from the bytes: the
+  // message-based printer walks Struct's hash map in a per-process order.
   std::string bytes;
   {
     google::protobuf::io::StringOutputStream stream(&bytes);

@@ -1,4 +1,4 @@
-// The one status matcher Debian's Abseil lacks: IsOkAndHolds / StatusIs for tests.
+// The status matchers Debian's Abseil lacks: IsOk, StatusIs and IsOkAndHolds.
 #pragma once
 
 #include <string>
@@ -29,6 +29,15 @@ MATCHER(IsOk, "is OK") {
   const absl::Status& s = GetStatus(arg);
   *result_listener << "status is " << s;
   return s.ok();
+}
+
+// IsOkAndHolds(value_matcher): an OK StatusOr whose value the matcher accepts.
+MATCHER_P(IsOkAndHolds, value_matcher, "is OK and holds a value that matches") {
+  if (!arg.ok()) {
+    *result_listener << "status is " << arg.status();
+    return false;
+  }
+  return ::testing::ExplainMatchResult(value_matcher, *arg, result_listener);
 }
 
 }  // namespace ratings::testing

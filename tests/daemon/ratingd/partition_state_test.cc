@@ -1,0 +1,216 @@
+// PartitionState: snapshot files, the parameter fingerprint, compatibility with snapshots of
+// earlier versions, lag.
+#include "daemon/ratingd/partition_state.h"
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/unknown_field_set.h"
+#include "gtest/gtest.h"
+#include "tests/daemon/ratingd/live_pool_testing.h"
+#include "tests/testing/results.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratingd {
+namespace {
+
+using ::ratingd::testing::Applied;
+using ::ratingd::testing::Apply;
+using ::ratingd::testing::Bytes;
+using ::ratings::testing::IsOk;
+using ::ratings::testing::Order;
+using ::testing::Not;
+
+TEST(PartitionStateTest, SnapshotFileRoundTripAndErrors) {
+  const std::string dir = ::testing::TempDir();
+  LivePoolConfig config;
+  PartitionState state;
+  state.topic = "t";
+  state.partition = 3;
+  state.next_offset = 42;
+  LivePool* pool = *state.GetOrCreate("p", config);
+  std::vector<v1::RankingDelta> deltas;
+  std::optional<MlJob> job;
+  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, &deltas, &job), IsOk());
+  const std::string path = SnapshotPath(dir, "t", 3);
+  const std::string fp = ParamsFingerprint(config);
+  ASSERT_THAT(WriteSnapshotFile(path, state.ToSnapshot(fp)), IsOk());
+  auto read = ReadSnapshotFile(path);
+  ASSERT_THAT(read, IsOk());
+  ASSERT_TRUE(read->has_value());
+  auto restored = PartitionState::FromSnapshot(**read, config, fp);
+  ASSERT_THAT(restored, IsOk()) << restored.status();
+  EXPECT_EQ(restored->next_offset, 42);
+  EXPECT_EQ(Bytes(restored->ToSnapshot(fp)), Bytes(state.ToSnapshot(fp)));
+
+  LivePoolConfig other = config;
+  other.options.elo_options.k = 16;
+  auto refused = PartitionState::FromSnapshot(**read, other, ParamsFingerprint(other));
+  EXPECT_THAT(refused, Not(IsOk()));
+  EXPECT_THAT(std::string(refused.status().message()),
+              ::testing::HasSubstr("other model parameters"));
+
+  auto missing = ReadSnapshotFile(SnapshotPath(dir, "t", 99));
+  ASSERT_THAT(missing, IsOk());
+  EXPECT_FALSE(missing->has_value());
+  {
+    std::ofstream junk(SnapshotPath(dir, "t", 4));
+    junk << "\xff\xff\xff not a snapshot";
+  }
+  auto bad = ReadSnapshotFile(SnapshotPath(dir, "t", 4));
+  EXPECT_THAT(bad, Not(IsOk()));
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("t.4.snapshot"));
+}
+
+// Wire format by hand (protobuf encoding: a field is the varint (number << 3 | wire type)
+// then, for wire type 2, a varint length and the bytes).
+std::string LengthDelimited(uint32_t number, const std::string& bytes) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.WriteVarint32(number << 3 | 2);
+    coded.WriteVarint32(static_cast<uint32_t>(bytes.size()));
+    coded.WriteString(bytes);
+  }
+  return out;
+}
+
+// Snapshots of earlier versions carry PoolSnapshot field 7, `string rng` (a std::mt19937_64
+// in its text form, ~6 KB), now reserved. Such bytes, built here by hand in the old field
+// order (1-6, 7, 8-15), still parse and restore to the same pool, which continues exactly
+// as the uninterrupted one. (With the default seed their fingerprint is today's, see the
+// next test: this is the upgrade of a default deployment.)
+TEST(PartitionStateTest, SnapshotWithTheOldGeneratorFieldStillRestores) {
+  LivePoolConfig config;
+  config.ml_solve_every = 3;
+  const std::string fp = ParamsFingerprint(config);
+  std::vector<ratings::Result> results;
+  for (int i = 0; i < 12; ++i) {
+    std::vector<std::string> players = {absl::StrCat("x", i % 5), absl::StrCat("x", (i + 2) % 5)};
+    if (i % 2 == 1) players.push_back(absl::StrCat("x", (i + 4) % 5));
+    results.push_back(Order(players));
+  }
+  const auto run = [&](LivePool& pool, size_t from, size_t to, std::vector<std::string>& out) {
+    for (size_t i = from; i < to; ++i) {
+      absl::StatusOr<Applied> a = Apply(pool, results[i], absl::StrCat("g", i));
+      ASSERT_THAT(a, IsOk());
+      for (const auto& d : a->deltas) out.push_back(Bytes(d));
+      if (a->job) out.push_back(Bytes(pool.AcceptMlSolution(LivePool::Solve(*std::move(a->job)))));
+    }
+  };
+  PartitionState state;
+  state.topic = "t";
+  state.partition = 0;
+  state.next_offset = 7;
+  LivePool* live = *state.GetOrCreate("p", config);
+  std::vector<std::string> ignored;
+  ASSERT_NO_FATAL_FAILURE(
+      run(*live, 0, 7, ignored));  // two ml solutions accepted: fields 11-15 are set
+  const v1::Snapshot current = state.ToSnapshot(fp);
+  ASSERT_EQ(current.pools_size(), 1);
+  ASSERT_GT(current.pools(0).ml_last_rank_size(), 0);
+
+  // The pool message as an earlier version wrote it: fields 1-6, then 7, then 8-15
+  // (concatenated messages merge, so head + tail is the pool).
+  v1::PoolSnapshot head = current.pools(0);
+  head.clear_recent_game_ids();
+  head.clear_elo_sequence();
+  head.clear_sco_sequence();
+  head.clear_ml_sequence();
+  head.clear_ml_last_rank();
+  head.clear_ml_last_rating();
+  head.clear_ml_last_lottery();
+  head.clear_ml_last_exploitability();
+  v1::PoolSnapshot tail = current.pools(0);
+  tail.clear_pool();
+  tail.clear_agents();
+  tail.clear_results();
+  tail.clear_elo();
+  tail.clear_sco();
+  tail.clear_ml();
+  std::ostringstream generator;
+  generator << std::mt19937_64(0);  // what --seed 0 gave; never drawn from
+  ASSERT_GT(generator.str().size(), 5000u);
+  const std::string old_pool = Bytes(head) + LengthDelimited(7, generator.str()) + Bytes(tail);
+  v1::Snapshot outer = current;
+  outer.clear_pools();
+  const std::string old_bytes = Bytes(outer) + LengthDelimited(3, old_pool);
+
+  const std::string path = SnapshotPath(::testing::TempDir(), "old-rng", 0);
+  ASSERT_THAT(WriteSnapshotBytes(path, old_bytes), IsOk());
+  auto read = ReadSnapshotFile(path);
+  ASSERT_THAT(read, IsOk()) << read.status();
+  ASSERT_TRUE(read->has_value());
+  // The field is really there, kept as an unknown field.
+  const v1::PoolSnapshot& parsed = (*read)->pools(0);
+  const google::protobuf::UnknownFieldSet& unknown =
+      parsed.GetReflection()->GetUnknownFields(parsed);
+  ASSERT_EQ(unknown.field_count(), 1);
+  EXPECT_EQ(unknown.field(0).number(), 7);
+  EXPECT_EQ(unknown.field(0).length_delimited(), generator.str());
+
+  auto restored = PartitionState::FromSnapshot(**read, config, fp);
+  ASSERT_THAT(restored, IsOk()) << restored.status();
+  EXPECT_EQ(Bytes(restored->ToSnapshot(fp)), Bytes(current));
+  std::vector<std::string> continued, uninterrupted;
+  ASSERT_NO_FATAL_FAILURE(run(*restored->pools.at("p"), 7, results.size(), continued));
+  ASSERT_NO_FATAL_FAILURE(run(*live, 7, results.size(), uninterrupted));
+  EXPECT_EQ(continued, uninterrupted);
+  EXPECT_FALSE(continued.empty());
+}
+
+// The fingerprint's tail is the limits, window and schedule (the defaults, written out by
+// hand) after a fixed "seed=0;": the text earlier versions wrote with their default --seed,
+// so their snapshots still restore; one taken with another seed is refused.
+TEST(PartitionStateTest, FingerprintKeepsTheEarlierDefaultSeed) {
+  const LivePoolConfig config;
+  const std::string fp = ParamsFingerprint(config);
+  const std::string tail =
+      "seed=0;max_standings=256;max_agent_id_bytes=256;dedup_window=100000;"
+      "ml_solve_every=100;max_displaced=1000";
+  ASSERT_TRUE(absl::EndsWith(fp, absl::StrCat(";", tail))) << fp;
+  const std::string seeded =
+      absl::StrCat(fp.substr(0, fp.size() - tail.size()), "seed=3;", tail.substr(7));
+
+  PartitionState state;
+  state.topic = "t";
+  LivePool* pool = *state.GetOrCreate("p", config);
+  std::vector<v1::RankingDelta> deltas;
+  std::optional<MlJob> job;
+  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, &deltas, &job), IsOk());
+  EXPECT_THAT(PartitionState::FromSnapshot(state.ToSnapshot(fp), config, fp), IsOk());
+  auto refused = PartitionState::FromSnapshot(state.ToSnapshot(seeded), config, fp);
+  EXPECT_THAT(refused, Not(IsOk()));
+  EXPECT_THAT(std::string(refused.status().message()),
+              ::testing::HasSubstr("other model parameters"));
+}
+
+// Hand-counted lags: records from the next offset (or the low watermark, if retention
+// deleted records before it) up to the high watermark; while replaying, from the committed
+// offset (replay_until), since the replayed records were emitted before.
+TEST(PartitionStateTest, LagCountsWhatIsNotYetEmitted) {
+  PartitionState state;
+  state.next_offset = 10;
+  EXPECT_EQ(state.Lag(0, 25), 15);   // offsets 10..24
+  EXPECT_EQ(state.Lag(12, 25), 13);  // 10 and 11 are gone: 12..24
+  EXPECT_EQ(state.Lag(0, 10), 0);    // caught up
+  EXPECT_EQ(state.Lag(0, 4), 0);     // never negative
+  state.next_offset = 3;
+  state.replay_until = 20;         // replaying 3..19
+  EXPECT_EQ(state.Lag(0, 25), 5);  // 20..24
+  EXPECT_EQ(state.Lag(0, 18), 0);
+  state.next_offset = 20;  // replay done
+  EXPECT_EQ(state.Lag(0, 25), 5);
+}
+
+}  // namespace
+}  // namespace ratingd
