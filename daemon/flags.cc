@@ -1,9 +1,12 @@
 #include "daemon/flags.h"
 
 #include <cstring>
+#include <string>
 
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
 
 namespace ratingd {
 
@@ -14,6 +17,18 @@ ArgvCopy::ArgvCopy(int argc, char** argv) : strings_(argv, argv + argc), argc_(a
 
 CommandLine ParseCommandLine(int argc, char** argv, const char* usage) {
   absl::SetProgramUsageMessage(usage);
+  // --help lists the flags of the program's own main.cc. (Abseil's default looks for a file
+  // named after the program, e.g. ratingd_main.cc, which daemon/ratingd/main.cc is not.)
+  absl::FlagsUsageConfig help;
+  help.contains_helpshort_flags = [](absl::string_view path) {
+    return absl::EndsWith(path, "/main.cc");
+  };
+  help.contains_help_flags = help.contains_helpshort_flags;
+  help.normalize_filename = [](absl::string_view path) {  // "daemon/ratingd/main.cc"
+    const size_t at = path.rfind("daemon/");
+    return std::string(at == absl::string_view::npos ? path : path.substr(at));
+  };
+  absl::SetFlagsUsageConfig(help);
   ArgvCopy args(argc, argv);  // leaves the process's own argv as typed (ps, pkill -f)
   NormalizeFlagDashes(args.argc(), args.argv());
   CommandLine out;

@@ -20,7 +20,8 @@ class ArgvCopy {
   int argc_;
 };
 
-// What both binaries' main() start with: sets the usage text, then on a copy of argv
+// What both binaries' main() start with: sets the usage text (and makes --help list the
+// flags defined in the program's main.cc), then on a copy of argv
 // normalises dashes, takes the repeatable --param and --kafka, and runs Abseil's parser
 // (which exits on --help or an unknown flag).
 struct CommandLine {

@@ -1,5 +1,5 @@
 // The whole-profile methods of `ratingctl rate` (docs/MODELS.md §5):
-// elo-bt, sco-batch, sco-fy. rate_command.cc dispatches here; parameters, defaults and
+// elo-bt, sco-batch, sco-fy. rate.cc dispatches here; parameters, defaults and
 // extra outputs are documented per method below.
 #pragma once
 

@@ -165,4 +165,10 @@ expect_error "holds results of 2 pools (x, y)" rate --method borda --input "$tmp
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["agents"]==3 and d["results"]==1 and d["ranking"][0]["agent"]=="C", d' \
   "$tmp/p.json" || fail "borda --pool y"
 
+# --help lists the program's own flags.
+"$ratingctl" --help >"$tmp/help" 2>&1 || true
+for flag in method input format output seed; do
+  grep -q -- "^    --$flag (" "$tmp/help" || fail "ratingctl --help does not list --$flag"
+done
+
 finish "ratingctl CLI contract"

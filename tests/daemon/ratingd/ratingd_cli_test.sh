@@ -39,4 +39,10 @@ expect "are the brokers at --brokers=127.0.0.1:1 reachable?" "${snap[@]}" --brok
 expect "--models: unknown model 'x'" "${snap[@]}" --models=x
 expect "--models: unknown model 'y'" --snapshot_dir="$tmp/snap" --metrics_address=127.0.0.1:0 --models=y
 
+# --help lists the program's own flags (deploy/README.md's flag table is checked against it).
+"$ratingd" --help >"$tmp/help" 2>&1 || true
+for flag in brokers snapshot_dir models commit_interval dlq_max_bytes; do
+  grep -q -- "^    --$flag (" "$tmp/help" || fail "ratingd --help does not list --$flag"
+done
+
 finish ratingd_cli
