@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -40,7 +41,7 @@ TEST(DedupWindowTest, CapacityBelowOneKeepsOneId) {
 // its ends (the window's memory-safety argument; ASan checks it).
 TEST(DedupWindowTest, ManyIdsThroughASmallWindow) {
   DedupWindow window(100);
-  for (int i = 0; i < 10000; ++i) EXPECT_TRUE(window.Insert("g" + std::to_string(i)));
+  for (int i = 0; i < 10000; ++i) EXPECT_TRUE(window.Insert(absl::StrCat("g", i)));
   EXPECT_EQ(window.size(), 100u);
   EXPECT_TRUE(window.Contains("g9999"));
   EXPECT_TRUE(window.Contains("g9900"));
