@@ -22,6 +22,7 @@ void Reply(struct mg_connection* conn, int status, const std::string& type,
                        : status == 400 ? "Bad Request"
                        : status == 404 ? "Not Found"
                        : status == 409 ? "Conflict"
+                       : status == 429 ? "Too Many Requests"
                        : status == 503 ? "Service Unavailable"
                                        : "Error";
   mg_printf(conn,
@@ -66,7 +67,8 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
 
 class HttpApi::Handler : public CivetHandler {
  public:
-  explicit Handler(Daemon* daemon) : daemon_(daemon) {}
+  Handler(QueryQueue* queries, const Readiness* readiness)
+      : queries_(queries), readiness_(readiness) {}
 
   bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
     const mg_request_info* info = mg_get_request_info(conn);
@@ -74,10 +76,11 @@ class HttpApi::Handler : public CivetHandler {
     if (path == "/healthz") {
       Reply(conn, 200, "text/plain", "ok\n");
     } else if (path == "/readyz") {
-      const bool ready = daemon_->ready();
-      Reply(conn, ready ? 200 : 503, "text/plain", ready ? "ready\n" : "not ready\n");
+      const auto [ready, why_not] = readiness_->Get();
+      Reply(conn, ready ? 200 : 503, "text/plain",
+            ready ? "ready\n" : absl::StrCat("not ready: ", why_not, "\n"));
     } else if (path == "/v1/pools" || path == "/v1/pools/") {
-      ReplyJson(conn, daemon_->Ask(Query{}, absl::Seconds(10)));
+      ReplyJson(conn, queries_->Ask(Query{}, absl::Seconds(10)));
     } else {
       std::string model, limit;
       CivetServer::getParam(conn, "model", model);
@@ -87,20 +90,22 @@ class HttpApi::Handler : public CivetHandler {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
       } else {
-        ReplyJson(conn, daemon_->Ask(*query, absl::Seconds(30)));
+        ReplyJson(conn, queries_->Ask(*query, absl::Seconds(30)));
       }
     }
     return true;
   }
 
  private:
-  Daemon* daemon_;
+  QueryQueue* queries_;
+  const Readiness* readiness_;
 };
 
 absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
-                                                        Daemon* daemon) {
+                                                        QueryQueue* queries,
+                                                        const Readiness* readiness) {
   std::unique_ptr<HttpApi> api(new HttpApi());
-  api->handler_ = std::make_unique<Handler>(daemon);
+  api->handler_ = std::make_unique<Handler>(queries, readiness);
   const std::vector<std::string> options = {"listening_ports", address, "num_threads", "4"};
   try {
     api->server_ = std::make_unique<CivetServer>(options);

@@ -1,13 +1,14 @@
 // ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools and
 // /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N], on civetweb. Queries are
-// answered by the daemon's consumer thread (Daemon::Ask).
+// answered by the consumer thread through the query queue; /readyz reads the readiness.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "daemon/ratingd/daemon.h"
+#include "daemon/ratingd/query_queue.h"
+#include "daemon/ratingd/readiness.h"
 
 class CivetServer;
 
@@ -15,8 +16,11 @@ namespace ratingd {
 
 class HttpApi {
  public:
-  // Listens on `address` (host:port; port 0 picks a free one). `daemon` must outlive this.
-  static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address, Daemon* daemon);
+  // Listens on `address` (host:port; port 0 picks a free one). `queries` and `readiness`
+  // must outlive this.
+  static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
+                                                        QueryQueue* queries,
+                                                        const Readiness* readiness);
   ~HttpApi();
   int port() const { return port_; }
 

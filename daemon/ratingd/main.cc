@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "daemon/flags.h"
+#include "daemon/kafka/client_config.h"
 #include "daemon/model_params.h"
 #include "daemon/param_table.h"
 #include "daemon/ratingd/daemon.h"
@@ -72,6 +73,9 @@ ABSL_FLAG(uint64_t, metrics_max_pools, 100,
           "pools with their own metric label; the rest share pool=\"_other\"");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(7),
           "shutdown budget for solves and the producer flush, before the final snapshot");
+ABSL_FLAG(int64_t, ready_max_lag, 10000,
+          "/readyz answers 200 once every assigned partition is restored and at most this many "
+          "records behind its end (docs/CONTRACTS.md §3)");
 ABSL_FLAG(std::string, kafka_config_file, "",
           "librdkafka properties file (key=value lines), e.g. TLS/SASL settings");
 // Repeatable, collected by main(): --param MODEL.KEY=VALUE and --kafka KEY=VALUE.
@@ -151,6 +155,7 @@ int main(int argc, char** argv) {
   config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
   config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
   config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
+  config.ready_max_lag = absl::GetFlag(FLAGS_ready_max_lag);
   config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
   ratings::PoolOptions& options = config.pool.options;
   options.elo = options.sco = options.ml = false;
@@ -201,7 +206,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<ratingd::Daemon>> daemon =
       ratingd::Daemon::Create(config, &metrics);
   if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
-  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address), daemon->get());
+  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address), &(*daemon)->queries(),
+                                      &(*daemon)->readiness());
   if (!http.ok()) return Fail(std::string(http.status().message()));
 
   std::signal(SIGTERM, OnSignal);

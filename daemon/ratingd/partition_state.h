@@ -27,6 +27,12 @@ struct PartitionState {
   // another): they are replayed into `pools` without emitting anything.
   int64_t replay_until = 0;
   std::map<std::string, std::unique_ptr<LivePool>> pools;  // ordered: deterministic snapshots
+  // Bookkeeping of the instance holding the partition (not in snapshots):
+  int64_t committed_offset = -1;  // the offset last committed for it (-1: none)
+  int64_t snapshot_offset = -1;   // next_offset of its last committed snapshot (-1: none)
+  uint64_t incarnation = 0;       // a new number per restore: ml solves of an older one are void
+
+  bool replaying() const { return next_offset < replay_until; }
 
   // The pool named `name`, created if new.
   absl::StatusOr<LivePool*> GetOrCreate(const std::string& name, const LivePoolConfig& config);

@@ -1,0 +1,167 @@
+#include "daemon/ratingd/committer.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/ratingd/log.h"
+#include "daemon/ratingd/snapshot_chunks.h"
+
+namespace ratingd {
+namespace {
+
+double UnixSeconds(absl::Time t) { return absl::ToDoubleSeconds(t - absl::UnixEpoch()); }
+
+}  // namespace
+
+Committer::Committer(const DaemonConfig& config, const std::string& fingerprint,
+                     PartitionRegistry* registry, OutputSink* sink, Metrics* metrics,
+                     const Clock* clock)
+    : config_(config),
+      fingerprint_(fingerprint),
+      registry_(registry),
+      sink_(sink),
+      metrics_(metrics),
+      clock_(clock),
+      started_(clock->Now()),
+      last_snapshot_(clock->Now()),
+      // Unique per run: a snapshot's chunks are told apart from an older run's by this id.
+      next_snapshot_id_(static_cast<uint64_t>(absl::ToUnixNanos(clock->Now())) << 8) {}
+
+absl::Status Committer::Begin() {
+  if (open_) return absl::OkStatus();
+  absl::Status s = sink_->Begin();
+  if (!s.ok()) return s;
+  open_ = true;
+  records_ = 0;
+  started_ = clock_->Now();
+  return absl::OkStatus();
+}
+
+bool Committer::CommitDue() const {
+  return clock_->Now() - started_ >= config_.commit_interval || records_ >= kMaxTransactionRecords;
+}
+
+bool Committer::SnapshotsDue() const {
+  return clock_->Now() - last_snapshot_ >= config_.snapshot_interval;
+}
+
+std::vector<PartitionOffset> Committer::OffsetsToCommit() const {
+  std::vector<PartitionOffset> offsets;
+  for (const auto& [p, state] : registry_->partitions()) {
+    if (state.replaying()) continue;  // never move a commit backwards
+    if (state.committed_offset == state.next_offset || state.next_offset <= 0) continue;
+    offsets.push_back({p, state.next_offset});
+  }
+  return offsets;
+}
+
+void Committer::ProduceSnapshots(std::vector<PendingFile>* files) {
+  last_snapshot_ = clock_->Now();
+  for (const auto& [p, state] : registry_->partitions()) {
+    if (state.replaying()) continue;  // not at a committed point yet
+    if (state.snapshot_offset == state.next_offset) continue;
+    const auto start = std::chrono::steady_clock::now();
+    v1::Snapshot snapshot = state.ToSnapshot(fingerprint_);
+    snapshot.set_group(config_.group);
+    snapshot.set_written_unix_ms(absl::ToUnixMillis(clock_->Now()));
+    auto bytes = std::make_shared<std::string>();
+    snapshot.SerializeToString(bytes.get());
+    for (ChunkRecord& chunk : SplitSnapshot(config_.group, config_.results_topic, p,
+                                            state.next_offset, next_snapshot_id_++, *bytes)) {
+      absl::Status s = sink_->SnapshotChunk(p, chunk.key, chunk.value);
+      if (!s.ok()) Log(std::string(s.message()));  // the commit fails and rolls back
+    }
+    metrics_->snapshot_duration().Observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    metrics_->SnapshotSize(p).Set(static_cast<double>(bytes->size()));
+    files->push_back({p, state.next_offset, std::move(bytes)});
+  }
+}
+
+bool Committer::InjectAbort() {
+  if (config_.fault_abort_every == 0 || stopping_ || ++attempts_ % config_.fault_abort_every != 0) {
+    return false;
+  }
+  // Abort only once the coordinator holds the transaction: an EndTxn(abort) racing an
+  // AddPartitionsToTxn that is still being retried (most likely CONCURRENT_TRANSACTIONS
+  // right after the previous commit) gets INVALID_TXN_STATE, which librdkafka makes fatal
+  // (confluentinc/librdkafka#4849). Every delivered record implies a registered partition.
+  if (sink_->Flush(absl::Seconds(10))) {
+    Log("fault injection: aborting this transaction (RATINGD_FAULT_ABORT_EVERY)");
+    return true;
+  }
+  Log("fault injection: output not delivered within 10 s; committing instead");
+  return false;
+}
+
+absl::Status Committer::Commit(bool with_snapshots) {
+  if (!open_) return absl::FailedPreconditionError("no transaction is open");
+  std::vector<PendingFile> files;
+  if (with_snapshots) ProduceSnapshots(&files);
+  const std::vector<PartitionOffset> offsets = OffsetsToCommit();
+  if (sink_->produced() == 0 && offsets.empty()) {
+    started_ = clock_->Now();  // nothing to commit; the transaction stays open
+    records_ = 0;
+    metrics_->last_commit().Set(UnixSeconds(clock_->Now()));
+    // Every caught-up partition's committed snapshot is current.
+    if (with_snapshots) metrics_->last_snapshot().Set(UnixSeconds(clock_->Now()));
+    return absl::OkStatus();
+  }
+  if (InjectAbort()) return absl::AbortedError("fault injection");
+  const absl::Time start = clock_->Now();
+  absl::Status s = sink_->Commit(offsets);
+  if (!s.ok()) return s;
+  Committed(offsets, std::move(files), with_snapshots, start);
+  return Begin();
+}
+
+void Committer::Committed(const std::vector<PartitionOffset>& offsets,
+                          std::vector<PendingFile> files, bool with_snapshots, absl::Time start) {
+  open_ = false;
+  const absl::Time now = clock_->Now();
+  metrics_->Transactions("committed").Increment();
+  metrics_->last_commit().Set(UnixSeconds(now));
+  metrics_->commit_duration().Observe(absl::ToDoubleSeconds(now - start));
+  for (const PartitionOffset& o : offsets) {
+    if (PartitionState* state = registry_->Find(o.partition))
+      state->committed_offset = o.next_offset;
+  }
+  if (with_snapshots) metrics_->last_snapshot().Set(UnixSeconds(now));
+  // The committed snapshots also go to local files: a restart on this host whose
+  // committed offset is still the file's skips reading the snapshots topic.
+  for (PendingFile& f : files) {
+    if (PartitionState* state = registry_->Find(f.partition))
+      state->snapshot_offset = f.next_offset;
+    const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, f.partition);
+    writer_.Submit([this, path, bytes = std::move(f.bytes)] {
+      absl::StatusOr<size_t> written = WriteSnapshotBytes(path, *bytes);
+      if (written.ok()) return;
+      absl::MutexLock lock(&written_mu_);
+      write_failures_.push_back(written.status());
+    });
+  }
+}
+
+absl::Status Committer::Abort() {
+  if (!open_) return absl::OkStatus();
+  absl::Status s = sink_->Abort();
+  if (!s.ok()) return s;
+  open_ = false;
+  metrics_->Transactions("aborted").Increment();
+  return absl::OkStatus();
+}
+
+void Committer::FinishSnapshotWrites() {
+  std::vector<absl::Status> failures;
+  {
+    absl::MutexLock lock(&written_mu_);
+    failures.swap(write_failures_);
+  }
+  for (const absl::Status& failure : failures) {
+    metrics_->snapshot_failures().Increment();
+    Log(absl::StrCat("local snapshot file (the snapshots topic has it): ", failure.message()));
+  }
+}
+
+}  // namespace ratingd

@@ -1,0 +1,93 @@
+// ratingd's transactions (docs/ARCHITECTURE.md §4): everything produced for the records read
+// since the last commit (deltas, leaderboards, dead letters and, when due, the snapshots of
+// the held partitions) and the consumer offsets commit together through the output sink.
+// Committed snapshots are also written to local files on a background thread. Consumer
+// thread, except the file writes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "daemon/ratingd/background_worker.h"
+#include "daemon/ratingd/clock.h"
+#include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/output_sink.h"
+#include "daemon/ratingd/partition_registry.h"
+
+namespace ratingd {
+
+class Committer {
+ public:
+  // A transaction commits at least every commit_interval and every this many records.
+  static constexpr size_t kMaxTransactionRecords = 20000;
+
+  Committer(const DaemonConfig& config, const std::string& fingerprint, PartitionRegistry* registry,
+            OutputSink* sink, Metrics* metrics, const Clock* clock);
+
+  // Opens a transaction unless one is open. The sink's error if it cannot.
+  absl::Status Begin();
+  void CountRecord() { ++records_; }
+  // Whether the open transaction is due to commit, and whether its commit should carry
+  // snapshots (every snapshot_interval).
+  bool CommitDue() const;
+  bool SnapshotsDue() const;
+  // Commits the open transaction (with a snapshot of every held partition whose offset moved
+  // since its last one, if `with_snapshots`) and opens the next. The caller has published
+  // what the transaction should hold. Aborted: the transaction must be aborted and the state
+  // rolled back (Abort, then restore); another error is fatal.
+  absl::Status Commit(bool with_snapshots);
+  // Aborts the open transaction.
+  absl::Status Abort();
+  bool open() const { return open_; }
+  // No fault injection from now on (the final commits of a shutdown or revocation).
+  void set_stopping() { stopping_ = true; }
+
+  // Reports failed local snapshot writes (consumer thread, between batches).
+  void FinishSnapshotWrites();
+  // Waits for the pending local snapshot writes.
+  void WaitSnapshotWrites() { writer_.WaitIdle(); }
+
+ private:
+  struct PendingFile {
+    int32_t partition = 0;
+    int64_t next_offset = 0;
+    std::shared_ptr<const std::string> bytes;
+  };
+  // Produces the snapshot of every caught-up partition whose offset moved since its last
+  // snapshot; the files to write once the transaction commits go to *files.
+  void ProduceSnapshots(std::vector<PendingFile>* files);
+  std::vector<PartitionOffset> OffsetsToCommit() const;
+  // Abort the transaction instead of committing it (RATINGD_FAULT_ABORT_EVERY).
+  bool InjectAbort();
+  void Committed(const std::vector<PartitionOffset>& offsets, std::vector<PendingFile> files,
+                 bool with_snapshots, absl::Time start);
+
+  const DaemonConfig& config_;
+  const std::string& fingerprint_;
+  PartitionRegistry* registry_;
+  OutputSink* sink_;
+  Metrics* metrics_;
+  const Clock* clock_;
+
+  bool open_ = false;
+  bool stopping_ = false;
+  absl::Time started_;
+  size_t records_ = 0;
+  uint64_t attempts_ = 0;
+  absl::Time last_snapshot_;
+  uint64_t next_snapshot_id_;
+
+  absl::Mutex written_mu_;
+  std::vector<absl::Status> write_failures_ ABSL_GUARDED_BY(written_mu_);
+  BackgroundWorker writer_;  // last: joined first, while the members above exist
+};
+
+}  // namespace ratingd

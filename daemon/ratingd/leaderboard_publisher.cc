@@ -1,0 +1,91 @@
+#include "daemon/ratingd/leaderboard_publisher.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/ratingd/log.h"
+#include "daemon/ratingd/rank_disagreement.h"
+#include "google/protobuf/util/time_util.h"
+
+namespace ratingd {
+
+void LeaderboardPublisher::MarkAllDue(const LivePool& pool) {
+  const ratings::Pool& p = pool.pool();
+  if (p.elo()) MarkDue(pool.name(), ratings::Model::kElo);
+  if (p.sco()) MarkDue(pool.name(), ratings::Model::kSco);
+  if (p.ml()) MarkDue(pool.name(), ratings::Model::kMl);
+}
+
+size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSink& sink,
+                                     bool force) {
+  if (due_.empty()) return 0;
+  const absl::Time now = clock_->Now();
+  std::vector<Key> done;
+  for (const Key& key : due_) {
+    auto last = last_published_.find(key);
+    if (!force && last != last_published_.end() && now - last->second < interval_) continue;
+    done.push_back(key);
+  }
+  // In key order: the output does not depend on the hash set's iteration order.
+  std::sort(done.begin(), done.end());
+  for (const Key& key : done) {
+    due_.erase(key);
+    if (const LivePool* pool = registry.FindPool(key.first)) {
+      PublishOne(*pool, key.second, sink, now);
+    }
+  }
+  return done.size();
+}
+
+size_t LeaderboardPublisher::PublishPartitions(const PartitionRegistry& registry,
+                                               const std::vector<int32_t>& partitions,
+                                               OutputSink& sink) {
+  const absl::Time now = clock_->Now();
+  size_t published = 0;
+  for (int32_t p : partitions) {
+    const PartitionState* partition = registry.Find(p);
+    if (partition == nullptr) continue;
+    for (const auto& [name, pool] : partition->pools) {
+      for (ratings::Model model : ratings::kModels) {
+        if (!due_.erase({name, model})) continue;
+        PublishOne(*pool, model, sink, now);
+        ++published;
+      }
+    }
+  }
+  return published;
+}
+
+void LeaderboardPublisher::Forget(const std::string& pool) {
+  for (ratings::Model model : ratings::kModels) {
+    due_.erase({pool, model});
+    last_published_.erase({pool, model});
+  }
+}
+
+void LeaderboardPublisher::PublishOne(const LivePool& live, ratings::Model model, OutputSink& sink,
+                                      absl::Time now) {
+  const std::string& name = live.name();
+  v1::Leaderboard board = live.Leaderboard(model);
+  *board.mutable_computed_at() =
+      google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(now));
+  std::string bytes;
+  board.SerializeToString(&bytes);
+  absl::Status s = sink.Leaderboard(absl::StrCat(name, "/", ratings::ModelName(model)), bytes);
+  if (s.ok()) {
+    metrics_->leaderboards_published().Increment();
+  } else {
+    Log(std::string(s.message()));  // the commit fails and rolls back
+  }
+  last_published_[{name, model}] = now;
+  if (metrics_->PoolLabel(name) == "_other") return;
+  const ratings::Pool& pool = live.pool();
+  metrics_->PoolAgents(name).Set(static_cast<double>(pool.index().size()));
+  if (model != ratings::Model::kMl && pool.elo() && pool.sco()) {
+    metrics_->RankDisagreement(name, "elo_sco")
+        .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kElo),
+                                  live.Ranks(ratings::Model::kSco)));
+  }
+}
+
+}  // namespace ratingd

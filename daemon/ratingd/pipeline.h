@@ -1,0 +1,111 @@
+// ratingd's core without Kafka (docs/ARCHITECTURE.md §1-4): the objects of the record path
+// wired together, driven by the consumer loop (Daemon) or, in unit tests, by a fake topic.
+// It owns them all; everything here runs on the consumer thread, except the solver and
+// snapshot-writer threads inside MlSolver, Committer and QueryResponder, and the HTTP
+// threads, which only touch queries() and readiness().
+//
+//   record ─▶ RecordProcessor ─▶ PartitionRegistry (pools) ─▶ OutputSink (deltas, dead letters)
+//                  │                                      ▲
+//                  ├─▶ MlSolver ─(solutions)──────────────┤
+//                  └─▶ LeaderboardPublisher (due, throttle) ┘
+//   Tick ─▶ Committer (snapshots, offsets, commit) ; Restorer on assignment and rollback
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "daemon/ratingd/clock.h"
+#include "daemon/ratingd/committer.h"
+#include "daemon/ratingd/consumed_record.h"
+#include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/leaderboard_publisher.h"
+#include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/ml_solver.h"
+#include "daemon/ratingd/output_sink.h"
+#include "daemon/ratingd/partition_registry.h"
+#include "daemon/ratingd/query_queue.h"
+#include "daemon/ratingd/query_responder.h"
+#include "daemon/ratingd/readiness.h"
+#include "daemon/ratingd/record_processor.h"
+#include "daemon/ratingd/restorer.h"
+#include "daemon/ratingd/results_input.h"
+
+namespace ratingd {
+
+class Pipeline {
+ public:
+  // The collaborators must outlive the pipeline. `config` was validated.
+  Pipeline(const DaemonConfig& config, OutputSink* sink, ResultsInput* input,
+           SnapshotSource* snapshots, Metrics* metrics, const Clock* clock);
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  // Opens the first transaction.
+  void Start();
+  // Partitions assigned: restores each and returns where to start reading it (its
+  // snapshot's offset); stops early if the state cannot be restored (fatal()).
+  std::vector<PartitionOffset> Assign(const std::vector<int32_t>& partitions);
+  // Partitions revoked (eager protocol: the generation is still ours): their due
+  // leaderboards are published, what was read commits with their snapshots (the next owner
+  // replays nothing), and their state is dropped.
+  void Revoke(const std::vector<int32_t>& partitions);
+  void Process(const ConsumedRecord& record);
+  // Between batches: ml solutions, queries, leaderboards, the commit when due, metrics and
+  // readiness.
+  void Tick();
+  // Graceful shutdown (docs/CONTRACTS.md §4), before the consumer leaves the group: finish
+  // the solves (up to drain_timeout), publish, commit with snapshots. Nothing commits after.
+  absl::Status Drain();
+  // Serves queries and updates readiness while a call waits (a broker away).
+  void KeepObservable();
+
+  void Fail(absl::Status status);
+  const absl::Status& fatal() const { return fatal_; }
+  bool holds(int32_t partition) const { return registry_.Find(partition) != nullptr; }
+  QueryQueue& queries() { return queries_; }
+  const Readiness& readiness() const { return readiness_; }
+  // Exposed for tests.
+  const PartitionRegistry& registry() const { return registry_; }
+  const LeaderboardPublisher& leaderboards() const { return leaderboards_; }
+
+ private:
+  // Accepts the finished solves and commits; false if nothing was committed.
+  bool CommitNow(bool with_snapshots);
+  // Aborts the open transaction and restores every held partition to its last commit,
+  // rewinding the input (nothing is restored while revoking: the state goes anyway).
+  void Rollback();
+  // Restores a partition (retrying while the broker is away, for up to 120 s) into the
+  // registry; false (fatal() set) if it cannot.
+  bool RestoreWithRetry(int32_t partition);
+  void UpdatePartitionMetrics();
+  void UpdateReadiness();
+  // Empty reason: ready.
+  void SetReadiness(std::string reason);
+
+  const DaemonConfig& config_;
+  const std::string fingerprint_;
+  OutputSink* sink_;
+  ResultsInput* input_;
+  Metrics* metrics_;
+  const Clock* clock_;
+  absl::Status fatal_;
+  bool revoking_ = false;
+  bool stopping_ = false;
+  absl::Time last_metrics_ = absl::InfinitePast();
+
+  PartitionRegistry registry_;
+  LeaderboardPublisher leaderboards_;
+  Restorer restorer_;
+  QueryQueue queries_;
+  Readiness readiness_;
+  std::string readiness_reason_ = "starting";  // the last one set
+  // Below: own threads, joined first (declared last) while the members above exist.
+  MlSolver solver_;
+  RecordProcessor processor_;
+  Committer committer_;
+  QueryResponder responder_;
+};
+
+}  // namespace ratingd

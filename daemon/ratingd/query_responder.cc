@@ -1,0 +1,100 @@
+#include "daemon/ratingd/query_responder.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "daemon/deterministic_json.h"
+#include "daemon/pool_report.h"
+#include "google/protobuf/struct.pb.h"
+#include "ratings/model.h"
+
+namespace ratingd {
+namespace {
+
+QueryReply JsonReply(int status, const google::protobuf::Message& message) {
+  absl::StatusOr<std::string> json = DeterministicJson(message);
+  if (!json.ok()) return {500, R"({"error": "cannot print the reply"})"};
+  return {status, *json};
+}
+
+bool ModelOn(const ratings::Pool& pool, ratings::Model model) {
+  switch (model) {
+    case ratings::Model::kElo:
+      return pool.elo() != nullptr;
+    case ratings::Model::kSco:
+      return pool.sco() != nullptr;
+    case ratings::Model::kMl:
+      return pool.ml() != nullptr;
+  }
+  return false;
+}
+
+}  // namespace
+
+void QueryResponder::Serve(QueryQueue& queue) {
+  for (auto& [query, promise] : queue.TakeAll()) Answer(query, std::move(promise));
+}
+
+QueryReply QueryResponder::Pools() const {
+  google::protobuf::Struct body;
+  google::protobuf::ListValue& list = *(*body.mutable_fields())["pools"].mutable_list_value();
+  for (const auto& [p, state] : registry_->partitions()) {
+    for (const auto& [name, pool] : state.pools) {
+      google::protobuf::Struct& item = *list.add_values()->mutable_struct_value();
+      auto& f = *item.mutable_fields();
+      f["pool"].set_string_value(name);
+      f["partition"].set_number_value(p);
+      f["agents"].set_number_value(static_cast<double>(pool->pool().index().size()));
+      f["results"].set_number_value(static_cast<double>(pool->pool().results()));
+    }
+  }
+  return JsonReply(200, body);
+}
+
+QueryReply QueryResponder::NotHeld(const Query& query) const {
+  return JsonErrorReply(
+      404, absl::StrCat("pool '", query.pool, "' is not held by this instance (it holds ",
+                        "partitions [", absl::StrJoin(registry_->Held(), ","), "] of ",
+                        config_.results_topic, "): unknown, or its partition is assigned ",
+                        "to another instance of group '", config_.group, "'"));
+}
+
+void QueryResponder::Answer(const Query& query, std::shared_ptr<std::promise<QueryReply>> reply) {
+  if (query.kind == Query::Kind::kPools) return reply->set_value(Pools());
+  const LivePool* live = registry_->FindPool(query.pool);
+  if (live == nullptr) return reply->set_value(NotHeld(query));
+  const ratings::Pool& pool = live->pool();
+  if (!ModelOn(pool, query.model)) {
+    return reply->set_value(
+        JsonErrorReply(404, absl::StrCat("model '", ratings::ModelName(query.model), "' is off")));
+  }
+  if (query.model != ratings::Model::kMl) {
+    return reply->set_value(JsonReply(200, live->Report(query.model, query.limit)));
+  }
+  if (pool.ml()->refused()) {
+    return reply->set_value(JsonErrorReply(
+        409, absl::StrCat("ml is off for pool '", query.pool, "': ", pool.index().size(),
+                          " agents exceed max_agents=", pool.ml()->options().max_agents)));
+  }
+  if (queued_->load() >= kMaxQueuedSolves) {
+    return reply->set_value(JsonErrorReply(
+        429, absl::StrCat(kMaxQueuedSolves, " ml solves for HTTP queries are queued already; ",
+                          "ask again later (the published leaderboards topic has every ",
+                          "scheduled solve)")));
+  }
+  // Solve a copy off the consumer thread, as `ratingctl rate --method ml` does.
+  auto copy = std::make_shared<ratings::Pool>(pool);
+  ++*queued_;
+  solver_.Submit([copy, limit = query.limit, reply, queued = queued_] {
+    // Seed 0, as LivePool::Report: ratingd has no seed.
+    absl::StatusOr<v1::RatingReport> report = PoolReport(ratings::Model::kMl, *copy, limit, 0);
+    --*queued;
+    reply->set_value(report.ok() ? JsonReply(200, *report)
+                                 : JsonErrorReply(500, std::string(report.status().message())));
+  });
+}
+
+}  // namespace ratingd

@@ -1,0 +1,36 @@
+// Whether this instance is ready to serve (GET /readyz, docs/CONTRACTS.md §3), with the
+// reason when it is not. Written by the consumer thread, read by the HTTP threads.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+
+namespace ratingd {
+
+class Readiness {
+ public:
+  void Set(bool ready, std::string reason) {
+    absl::MutexLock lock(&mu_);
+    ready_ = ready;
+    reason_ = std::move(reason);
+  }
+  bool ready() const {
+    absl::MutexLock lock(&mu_);
+    return ready_;
+  }
+  // (ready, why not: empty when ready)
+  std::pair<bool, std::string> Get() const {
+    absl::MutexLock lock(&mu_);
+    return {ready_, reason_};
+  }
+
+ private:
+  mutable absl::Mutex mu_;
+  bool ready_ ABSL_GUARDED_BY(mu_) = false;
+  std::string reason_ ABSL_GUARDED_BY(mu_) = "starting: not yet in the consumer group";
+};
+
+}  // namespace ratingd

@@ -1,0 +1,192 @@
+#include "daemon/ratingd/record_processor.h"
+
+#include <chrono>
+#include <optional>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/ratingd/log.h"
+#include "daemon/ratingd/rank_disagreement.h"
+#include "google/protobuf/util/time_util.h"
+#include "ratings/model.h"
+
+namespace ratingd {
+
+RecordProcessor::RecordProcessor(const DaemonConfig& config, PartitionRegistry* registry,
+                                 OutputSink* sink, LeaderboardPublisher* leaderboards,
+                                 MlSolver* solver, Metrics* metrics, const Clock* clock)
+    : config_(config),
+      registry_(registry),
+      sink_(sink),
+      leaderboards_(leaderboards),
+      solver_(solver),
+      metrics_(metrics),
+      clock_(clock) {}
+
+absl::Status RecordProcessor::Process(const ConsumedRecord& record) {
+  PartitionState* partition = registry_->Find(record.partition);
+  if (partition == nullptr) return absl::OkStatus();  // not (or no longer) ours
+  // Guard against re-delivery below the position (librdkafka 2.0.2, docs/ARCHITECTURE.md §7).
+  if (record.offset < partition->next_offset) return absl::OkStatus();
+  PartitionCounters& counters = partition_counters_[record.partition];
+  if (counters.consumed == nullptr) {
+    counters.consumed = &metrics_->Consumed(config_.results_topic, record.partition);
+    counters.last_timestamp =
+        &metrics_->LastRecordTimestamp(config_.results_topic, record.partition);
+  }
+  counters.consumed->Increment();
+  if (record.create_time_ms.has_value()) {
+    const int64_t now_ms = absl::ToUnixMillis(clock_->Now());
+    metrics_->ingest_latency().Observe(static_cast<double>(now_ms - *record.create_time_ms) / 1e3);
+  }
+  // Records below replay_until were committed before: rebuild the state, emit nothing.
+  const bool emit = record.offset >= partition->replay_until;
+  if (!emit) metrics_->replayed_records().Increment();
+  auto decoded = DecodeResult(record.key.value_or(absl::string_view()), record.value,
+                              config_.pool.options.limits);
+  if (auto* rejection = std::get_if<Rejection>(&decoded)) {
+    if (emit) SendToDlq(record, rejection->reason, rejection->message);
+  } else {
+    const DecodedResult& d = std::get<DecodedResult>(decoded);
+    absl::StatusOr<LivePool*> pool =
+        registry_->GetOrCreatePool(*partition, d.record.pool, config_.pool);
+    if (!pool.ok()) return pool.status();
+    Apply(record, d, **pool, *partition, emit);
+  }
+  partition->next_offset = record.offset + 1;
+  counters.last_timestamp->Set(static_cast<double>(record.timestamp_ms) / 1e3);
+  if (!emit && !partition->replaying()) {
+    Log(absl::StrCat("partition ", partition->partition, ": replayed to the committed offset ",
+                     partition->replay_until, "; emitting from here"));
+    CaughtUp(*partition);
+  }
+  return absl::OkStatus();
+}
+
+void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d, LivePool& pool,
+                            PartitionState& partition, bool emit) {
+  std::vector<v1::RankingDelta>& deltas = deltas_scratch_;
+  std::optional<MlJob> job;
+  const auto start = std::chrono::steady_clock::now();
+  const bool was_refused = pool.pool().ml() && pool.pool().ml()->refused();
+  absl::StatusOr<LivePool::Outcome> outcome =
+      pool.Apply(d.record.result, d.record.game_id, d.event_time, &deltas, &job);
+  metrics_->update_duration().Observe(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!outcome.ok()) {
+    if (emit) SendToDlq(record, "model_error", std::string(outcome.status().message()));
+    return;
+  }
+  if (*outcome == LivePool::Outcome::kDuplicate) {
+    if (emit) metrics_->duplicate().Increment();
+    return;
+  }
+  if (emit) {
+    metrics_->applied().Increment();
+    prometheus::Counter*& pool_results = pool_results_[pool.name()];
+    if (pool_results == nullptr) pool_results = &metrics_->PoolResults(pool.name());
+    pool_results->Increment();
+    for (const v1::RankingDelta& delta : deltas) {
+      PublishDelta(delta);
+      // LivePool::Apply names the model with ModelName: it always parses.
+      if (const std::optional<ratings::Model> model = ratings::ParseModel(delta.model())) {
+        leaderboards_->MarkDue(pool.name(), *model);
+      }
+    }
+    if (!was_refused && pool.pool().ml() && pool.pool().ml()->refused()) {
+      Log(absl::StrCat("pool '", pool.name(), "' passed ml's max_agents (",
+                       config_.pool.options.ml_options.max_agents,
+                       "): ml is off for it from now on"));
+    }
+  }
+  if (job) {
+    // Back-pressure: each job holds a copy of its pool; never queue more than a few.
+    if (solver_->in_flight() >= MlSolver::kMaxInFlight) {
+      solver_->WaitIdle();
+      AcceptMlSolutions();
+    }
+    solver_->Submit(*std::move(job), {partition.partition, partition.incarnation, emit});
+  }
+}
+
+void RecordProcessor::AcceptMlSolutions() {
+  for (SolvedMl& s : solver_->TakeSolved()) {
+    PartitionState* partition = registry_->Find(s.ticket.partition);
+    if (partition == nullptr || partition->incarnation != s.ticket.incarnation) continue;
+    auto pool = partition->pools.find(s.solution.job.pool);
+    if (pool == partition->pools.end()) continue;
+    LivePool& live = *pool->second;
+    v1::RankingDelta delta = live.AcceptMlSolution(s.solution);
+    if (!s.ticket.emit) continue;  // replayed: that delta was committed before
+    PublishDelta(delta);
+    leaderboards_->MarkDue(live.name(), ratings::Model::kMl);
+    UpdateMlGauges(live);
+  }
+}
+
+void RecordProcessor::CaughtUp(const PartitionState& partition) {
+  for (const auto& [name, pool] : partition.pools) leaderboards_->MarkAllDue(*pool);
+}
+
+void RecordProcessor::Forget(const PartitionState& partition) {
+  for (const auto& [name, pool] : partition.pools) {
+    metrics_->ForgetPool(name);
+    leaderboards_->Forget(name);
+    pool_results_.erase(name);
+  }
+  partition_counters_.erase(partition.partition);  // holds a pointer to a gauge removed here
+  metrics_->ForgetPartition(config_.results_topic, partition.partition);
+}
+
+void RecordProcessor::UpdateMlGauges(const LivePool& live) {
+  if (metrics_->PoolLabel(live.name()) == "_other") return;
+  metrics_->MlExploitability(live.name()).Set(live.ml_exploitability());
+  const std::vector<uint32_t> ml = live.Ranks(ratings::Model::kMl);
+  if (live.pool().elo()) {
+    metrics_->RankDisagreement(live.name(), "elo_ml")
+        .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kElo), ml));
+  }
+  if (live.pool().sco()) {
+    metrics_->RankDisagreement(live.name(), "sco_ml")
+        .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kSco), ml));
+  }
+}
+
+void RecordProcessor::SendToDlq(const ConsumedRecord& record, const std::string& reason,
+                                const std::string& why) {
+  metrics_->Rejected(reason).Increment();
+  const DeadLetterRecord letter =
+      MakeDeadLetter({config_.results_topic, record.partition, record.offset}, record.key,
+                     record.value, reason, why, RATINGD_VERSION, config_.dlq_max_bytes);
+  absl::Status s = sink_->DeadLetter(letter);
+  if (s.ok()) {
+    metrics_->dlq_records().Increment();
+  } else {
+    Log(std::string(s.message()));
+  }
+}
+
+void RecordProcessor::PublishDelta(const v1::RankingDelta& delta) {
+  for (const v1::AgentChange& c : delta.changes()) {
+    if (c.new_rank() == 1 && c.old_rank() != 1) {
+      metrics_->TopChanges(delta.pool(), delta.model()).Increment();
+    }
+  }
+  std::string& bytes = bytes_scratch_;
+  delta.SerializeToString(&bytes);
+  const int64_t event_us =
+      delta.has_event_time()
+          ? google::protobuf::util::TimeUtil::TimestampToMicroseconds(delta.event_time())
+          : 0;
+  absl::Status s = sink_->Delta(absl::StrCat(delta.pool(), "/", delta.model()), bytes, event_us);
+  if (s.ok()) {
+    prometheus::Counter*& published = deltas_published_[delta.model()];
+    if (published == nullptr) published = &metrics_->DeltasPublished(delta.model());
+    published->Increment();
+  } else {
+    Log(std::string(s.message()));
+  }
+}
+
+}  // namespace ratingd

@@ -1,0 +1,71 @@
+// The record path of ratingd (docs/ARCHITECTURE.md §2), without Kafka: one record of the
+// results topic is decoded, de-duplicated and applied to its pool, and its outputs go to the
+// sink: a delta per model, a dead letter for an invalid record, a scheduled ml solve, and
+// the leaderboards marked due. Records below a partition's replay point (committed before)
+// rebuild the state and emit nothing. Consumer thread only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "daemon/ratingd/clock.h"
+#include "daemon/ratingd/consumed_record.h"
+#include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/leaderboard_publisher.h"
+#include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/ml_solver.h"
+#include "daemon/ratingd/output_sink.h"
+#include "daemon/ratingd/partition_registry.h"
+#include "daemon/ratingd/result_decoder.h"
+#include "ratingd/v1/delta.pb.h"
+
+namespace ratingd {
+
+class RecordProcessor {
+ public:
+  RecordProcessor(const DaemonConfig& config, PartitionRegistry* registry, OutputSink* sink,
+                  LeaderboardPublisher* leaderboards, MlSolver* solver, Metrics* metrics,
+                  const Clock* clock);
+
+  // Processes one record of a held partition (a record of another partition, or below the
+  // partition's position, is ignored). An error only if the state cannot go on (a pool that
+  // cannot be created): the daemon stops.
+  absl::Status Process(const ConsumedRecord& record);
+  // Accepts the finished ml solves into their pools and publishes their deltas.
+  void AcceptMlSolutions();
+  // Every pool of the partition reached its committed point: its leaderboards are due.
+  void CaughtUp(const PartitionState& partition);
+  // The partition's pools and their metric handles leave this instance.
+  void Forget(const PartitionState& partition);
+
+ private:
+  void Apply(const ConsumedRecord& record, const DecodedResult& decoded, LivePool& pool,
+             PartitionState& partition, bool emit);
+  void SendToDlq(const ConsumedRecord& record, const std::string& reason, const std::string& why);
+  void PublishDelta(const v1::RankingDelta& delta);
+  void UpdateMlGauges(const LivePool& pool);
+
+  const DaemonConfig& config_;
+  PartitionRegistry* registry_;
+  OutputSink* sink_;
+  LeaderboardPublisher* leaderboards_;
+  MlSolver* solver_;
+  Metrics* metrics_;
+  const Clock* clock_;
+
+  // Metric handles looked up once (a Family::Add per record costs a lock and a hash).
+  struct PartitionCounters {
+    prometheus::Counter* consumed = nullptr;
+    prometheus::Gauge* last_timestamp = nullptr;
+  };
+  absl::flat_hash_map<int32_t, PartitionCounters> partition_counters_;
+  absl::flat_hash_map<std::string, prometheus::Counter*> pool_results_;
+  absl::flat_hash_map<std::string, prometheus::Counter*> deltas_published_;
+  std::vector<v1::RankingDelta> deltas_scratch_;  // reused per record
+  std::string bytes_scratch_;
+};
+
+}  // namespace ratingd
