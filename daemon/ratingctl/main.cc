@@ -53,7 +53,8 @@ ABSL_FLAG(std::string, topic, "", "produce/tail: the topic");
 ABSL_FLAG(double, rate, 0, "produce: records per second (0: as fast as possible)");
 ABSL_FLAG(std::string, type, "",
           "tail: deltas, leaderboards, results or dlq (default: from the topic name)");
-ABSL_FLAG(int64_t, count, 0, "tail: stop after this many records (0: no limit)");
+ABSL_FLAG(int64_t, count, 0,
+          "tail: stop after this many documents, a delta batch counting its deltas (0: no limit)");
 ABSL_FLAG(absl::Duration, idle_timeout, absl::InfiniteDuration(),
           "tail: stop after this long without a record");
 ABSL_FLAG(bool, from_end, false, "tail: only records that arrive after the start");

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/kafka/client_config.h"
+#include "daemon/kafka/delta_format.h"
 #include "daemon/pool_report.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/time_util.h"
@@ -26,6 +28,26 @@ namespace {
 
 std::atomic<bool> g_tail_stop{false};
 extern "C" void OnTailSignal(int) { g_tail_stop = true; }
+
+bool IsDeltaBatch(RdKafka::Message& m) {
+  RdKafka::Headers* headers = m.headers();
+  if (headers == nullptr) return false;
+  const RdKafka::Headers::Header h = headers->get_last(kSchemaHeader);
+  return h.err() == RdKafka::ERR_NO_ERROR && h.value() != nullptr &&
+         absl::string_view(static_cast<const char*>(h.value()), h.value_size()) ==
+             kDeltaBatchSchema;
+}
+
+// One JSON document per delta of the batch, one per line.
+absl::StatusOr<std::string> PrintDeltas(const v1::RankingDeltaBatch& batch) {
+  std::string out;
+  for (const v1::RankingDelta& d : batch.deltas()) {
+    absl::StatusOr<std::string> json = DeterministicJson(d);
+    if (!json.ok()) return json.status();
+    absl::StrAppend(&out, out.empty() ? "" : "\n", *json);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -83,7 +105,16 @@ absl::Status RunTail(const TailConfig& config) {
     const char* data = static_cast<const char*>(m->payload());
     const int size = static_cast<int>(m->len());
     absl::StatusOr<std::string> json;
-    if (type == "deltas") {
+    if (type == "deltas" && IsDeltaBatch(*m)) {
+      // Version 2 (docs/CONTRACTS.md §1): one document per delta, as version 1 prints them.
+      v1::RankingDeltaBatch batch;
+      if (!batch.ParseFromArray(data, size)) {
+        json = absl::DataLossError("not a RankingDeltaBatch");
+      } else {
+        seen += std::max(0, batch.deltas_size() - 1);
+        json = PrintDeltas(batch);
+      }
+    } else if (type == "deltas") {
       v1::RankingDelta d;
       json = d.ParseFromArray(data, size) ? DeterministicJson(d)
                                           : absl::DataLossError("not a RankingDelta");

@@ -16,7 +16,7 @@ struct TailConfig {
   std::string topic;
   std::string type = {};  // deltas | leaderboards | results | dlq; empty: from the topic name
   bool from_end = false;  // only records arriving after the start
-  int64_t count = 0;      // stop after this many records (0 = no limit)
+  int64_t count = 0;      // stop after this many documents (0 = no limit)
   absl::Duration idle_timeout = absl::InfiniteDuration();  // stop after this long without one
   std::vector<std::pair<std::string, std::string>> kafka = {};
 };

@@ -38,8 +38,10 @@ absl::Status Committer::Begin() {
   return absl::OkStatus();
 }
 
-bool Committer::CommitDue() const {
-  return clock_->Now() - started_ >= config_.commit_interval || records_ >= kMaxTransactionRecords;
+bool Committer::CommitDue(bool input_idle) const {
+  const absl::Duration open_for = clock_->Now() - started_;
+  if (input_idle && records_ > 0 && open_for >= config_.min_commit_interval) return true;
+  return open_for >= config_.commit_interval || records_ >= kMaxTransactionRecords;
 }
 
 bool Committer::SnapshotsDue() const {
@@ -56,10 +58,12 @@ std::vector<PartitionOffset> Committer::OffsetsToCommit() const {
   return offsets;
 }
 
-void Committer::ProduceSnapshots(std::vector<PendingFile>* files) {
-  last_snapshot_ = clock_->Now();
-  for (const auto& [p, state] : registry_->partitions()) {
+void Committer::ProduceSnapshots(bool all, std::vector<PendingFile>* files) {
+  if (all) last_snapshot_ = clock_->Now();
+  for (auto& [p, state] : registry_->partitions()) {
     if (state.replaying()) continue;  // not at a committed point yet
+    if (!all && !state.snapshot_due) continue;
+    state.snapshot_due = false;
     if (state.snapshot_offset == state.next_offset) continue;
     const auto start = std::chrono::steady_clock::now();
     v1::Snapshot snapshot = state.ToSnapshot(fingerprint_);
@@ -98,7 +102,7 @@ bool Committer::InjectAbort() {
 absl::Status Committer::Commit(bool with_snapshots) {
   if (!open_) return absl::FailedPreconditionError("no transaction is open");
   std::vector<PendingFile> files;
-  if (with_snapshots) ProduceSnapshots(&files);
+  ProduceSnapshots(with_snapshots, &files);
   const std::vector<PartitionOffset> offsets = OffsetsToCommit();
   if (sink_->produced() == 0 && offsets.empty()) {
     started_ = clock_->Now();  // nothing to commit; the transaction stays open

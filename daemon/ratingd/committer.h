@@ -35,12 +35,13 @@ class Committer {
   // Opens a transaction unless one is open. The sink's error if it cannot.
   absl::Status Begin();
   void CountRecord() { ++records_; }
-  // Whether the open transaction is due to commit, and whether its commit should carry
-  // snapshots (every snapshot_interval).
-  bool CommitDue() const;
+  // Whether the open transaction is due to commit (`input_idle`: the last read found
+  // nothing more), and whether its commit should carry snapshots (every snapshot_interval).
+  bool CommitDue(bool input_idle = false) const;
   bool SnapshotsDue() const;
   // Commits the open transaction (with a snapshot of every held partition whose offset moved
-  // since its last one, if `with_snapshots`) and opens the next. The caller has published
+  // since its last one, if `with_snapshots`, and of every partition whose replay just
+  // ended) and opens the next. The caller has published
   // what the transaction should hold. Aborted: the transaction must be aborted and the state
   // rolled back (Abort, then restore); another error is fatal.
   absl::Status Commit(bool with_snapshots);
@@ -61,9 +62,10 @@ class Committer {
     int64_t next_offset = 0;
     std::shared_ptr<const std::string> bytes;
   };
-  // Produces the snapshot of every caught-up partition whose offset moved since its last
-  // snapshot; the files to write once the transaction commits go to *files.
-  void ProduceSnapshots(std::vector<PendingFile>* files);
+  // Produces the snapshot of every caught-up partition (`all`) or of those whose replay
+  // just ended, if its offset moved since its last snapshot; the files to write once the
+  // transaction commits go to *files.
+  void ProduceSnapshots(bool all, std::vector<PendingFile>* files);
   std::vector<PartitionOffset> OffsetsToCommit() const;
   // Abort the transaction instead of committing it (RATINGD_FAULT_ABORT_EVERY).
   bool InjectAbort();

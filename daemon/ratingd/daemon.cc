@@ -31,6 +31,8 @@ class Daemon::Callbacks : public RdKafka::RebalanceCb,
   }
 
   void dr_cb(RdKafka::Message& message) override {
+    // Only delta records carry an opaque (the event times): take it whatever the outcome.
+    const std::unique_ptr<DeliveryOpaque> events = TakeDeliveryOpaque(message.msg_opaque());
     if (message.err() == RdKafka::ERR__PURGE_QUEUE ||
         message.err() == RdKafka::ERR__PURGE_INFLIGHT) {
       return;  // part of an aborted transaction: expected, the records are replayed
@@ -40,9 +42,10 @@ class Daemon::Callbacks : public RdKafka::RebalanceCb,
       Log(absl::StrCat("delivery to ", message.topic_name(), " failed: ", message.errstr()));
       return;
     }
-    const auto event_us = reinterpret_cast<intptr_t>(message.msg_opaque());
-    if (event_us > 0) {
-      const int64_t now_us = absl::ToUnixMicros(daemon_->clock_.Now());
+    if (events == nullptr) return;
+    const int64_t now_us = absl::ToUnixMicros(daemon_->clock_.Now());
+    for (const int64_t event_us : *events) {
+      if (event_us <= 0) continue;
       daemon_->metrics_->end_to_end_latency().Observe(static_cast<double>(now_us - event_us) / 1e6);
     }
   }
@@ -86,13 +89,17 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
     // Wait briefly for the first record while deliveries are outstanding, so their
     // reports (end-to-end latency, errors) are not held back by an idle input.
     const int wait_ms = sink_->delivering() ? 1 : 20;
+    bool idle = false;
     for (int i = 0; i < 1000 && !stop.load(); ++i) {
       std::unique_ptr<RdKafka::Message> message(consumer_->consume(i == 0 ? wait_ms : 0));
-      if (message->err() == RdKafka::ERR__TIMED_OUT) break;
+      if (message->err() == RdKafka::ERR__TIMED_OUT) {
+        idle = true;
+        break;
+      }
       OnMessage(*message);
       if (i % 256 == 255) producer_->poll(0);
     }
-    pipeline_->Tick();
+    pipeline_->Tick(idle);
   }
   // Graceful shutdown (docs/CONTRACTS.md §4): the revocation in close() commits nothing more.
   absl::Status status = pipeline_->Drain();

@@ -48,6 +48,12 @@ absl::Status ValidateDaemonConfig(const DaemonConfig& config) {
   if (config.commit_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--commit-interval must be > 0");
   }
+  if (config.min_commit_interval < absl::ZeroDuration() ||
+      config.min_commit_interval > config.commit_interval) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--min-commit-interval=", absl::FormatDuration(config.min_commit_interval),
+        " must be in [0, --commit-interval=", absl::FormatDuration(config.commit_interval), "]"));
+  }
   if (config.dlq_max_bytes < 4096 || config.dlq_max_bytes > 16777216) {
     return absl::InvalidArgumentError(absl::StrCat("--dlq-max-bytes=", config.dlq_max_bytes,
                                                    " is out of range [4096, 16777216]"));

@@ -24,6 +24,11 @@ struct DaemonConfig {
   std::string deltas_topic = "ratingd.deltas";
   std::string leaderboards_topic = "ratingd.leaderboards";
   std::string dlq_topic = "ratingd.dlq";
+  // The deltas topic's format (docs/CONTRACTS.md §1): kBatch (version 2) sends one
+  // RankingDeltaBatch per (pool, model) and transaction; kSingle (version 1) one
+  // RankingDelta per record.
+  enum class DeltaFormat { kSingle, kBatch };
+  DeltaFormat delta_format = DeltaFormat::kBatch;
   // A dead letter's key, headers and value stay within this many bytes; a longer input
   // record is cut (header x-ratingd-truncated). A record the DLQ topic refused would abort
   // every transaction in turn, so keep this below the topic's max.message.bytes.
@@ -32,7 +37,11 @@ struct DaemonConfig {
   // Stable per instance (a restarted instance fences its predecessor's open transaction);
   // empty: "ratingd-" + instance_id, or + the host name without an instance id.
   std::string transactional_id;
+  // A transaction commits at the latest commit_interval after it began and, once the input
+  // has nothing more to read, as soon as min_commit_interval has passed (low latency when
+  // the input is light; the full interval under a backlog).
   absl::Duration commit_interval = absl::Milliseconds(100);
+  absl::Duration min_commit_interval = absl::Milliseconds(10);
   // Fault injection for tests (environment RATINGD_FAULT_ABORT_EVERY): abort every N-th
   // transaction instead of committing it, exercising rollback and rewind. 0 = off.
   uint64_t fault_abort_every = 0;

@@ -3,15 +3,32 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/kafka/delta_format.h"
 #include "daemon/kafka/produce_record.h"
 #include "daemon/ratingd/log.h"
 
 namespace ratingd {
 
+std::unique_ptr<DeliveryOpaque> TakeDeliveryOpaque(void* opaque) {
+  return std::unique_ptr<DeliveryOpaque>(static_cast<DeliveryOpaque*>(opaque));
+}
+
 absl::Status KafkaOutputSink::ProduceDelta(const std::string& key, const std::string& value,
                                            int64_t event_unix_us) {
-  return Produce(*producer_, config_.deltas_topic, key, value, nullptr,
-                 reinterpret_cast<void*>(static_cast<intptr_t>(event_unix_us)));
+  auto opaque = std::make_unique<DeliveryOpaque>(1, event_unix_us);
+  absl::Status s = Produce(*producer_, config_.deltas_topic, key, value, nullptr, opaque.get());
+  if (s.ok()) opaque.release();  // the delivery report deletes it
+  return s;
+}
+
+absl::Status KafkaOutputSink::ProduceDeltaBatch(DeltaBatchRecord&& batch) {
+  RdKafka::Headers* headers = RdKafka::Headers::create();
+  headers->add(kSchemaHeader, kDeltaBatchSchema);
+  auto opaque = std::make_unique<DeliveryOpaque>(std::move(batch.event_unix_us));
+  absl::Status s =
+      Produce(*producer_, config_.deltas_topic, batch.key, batch.value, headers, opaque.get());
+  if (s.ok()) opaque.release();  // the delivery report deletes it
+  return s;
 }
 
 absl::Status KafkaOutputSink::ProduceLeaderboard(const std::string& key, const std::string& value) {

@@ -1,7 +1,7 @@
 // The output sink on the transactional Kafka producer (docs/ARCHITECTURE.md §4, §7): deltas to
-// the deltas topic (keyed pool/model, the event time as the delivery's opaque for the
-// end-to-end latency), leaderboards, dead letters, snapshot chunks (to the results
-// partition's number), and the transaction calls, retried while the broker is away.
+// the deltas topic (keyed pool/model; the delivery's opaque carries the event times for the
+// end-to-end latency, see DeliveryOpaque), leaderboards, dead letters, snapshot chunks (to the
+// results partition's number), and the transaction calls, retried while the broker is away.
 #pragma once
 
 #include <functional>
@@ -16,6 +16,12 @@
 #include "librdkafka/rdkafkacpp.h"
 
 namespace ratingd {
+
+// What a delta record's delivery report carries: the event time of each delta in it (Unix
+// microseconds). Allocated per record by the sink, owned and deleted by the delivery
+// callback (TakeDeliveryOpaque), whatever the outcome.
+using DeliveryOpaque = std::vector<int64_t>;
+std::unique_ptr<DeliveryOpaque> TakeDeliveryOpaque(void* opaque);
 
 class KafkaOutputSink final : public OutputSink {
  public:
@@ -40,6 +46,7 @@ class KafkaOutputSink final : public OutputSink {
  protected:
   absl::Status ProduceDelta(const std::string& key, const std::string& value,
                             int64_t event_unix_us) override;
+  absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) override;
   absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) override;
   absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) override;
   absl::Status ProduceSnapshotChunk(int32_t partition, const std::string& key,

@@ -35,6 +35,10 @@ ABSL_FLAG(std::string, results_topic, "ratingd.results", "input topic of GameRes
 ABSL_FLAG(std::string, deltas_topic, "ratingd.deltas", "output topic of RankingDeltas");
 ABSL_FLAG(std::string, leaderboards_topic, "ratingd.leaderboards",
           "output topic of Leaderboards (created compacted)");
+ABSL_FLAG(std::string, delta_format, "batch",
+          "deltas topic format: batch (one RankingDeltaBatch per pool/model and transaction) or "
+          "single (one RankingDelta per record, the format before version 2; "
+          "docs/CONTRACTS.md §1)");
 ABSL_FLAG(std::string, dlq_topic, "ratingd.dlq", "dead-letter topic for invalid records");
 ABSL_FLAG(int, topic_partitions, -1,
           "partitions of the topics ratingd creates when missing (-1: broker default)");
@@ -49,6 +53,9 @@ ABSL_FLAG(std::string, transactional_id, "",
 ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(100),
           "time between transaction commits (outputs become visible to read_committed "
           "readers at each commit)");
+ABSL_FLAG(absl::Duration, min_commit_interval, absl::Milliseconds(10),
+          "once the input has nothing more to read, commit as soon as the transaction is this "
+          "old (<= --commit-interval): low latency for light input");
 ABSL_FLAG(std::string, snapshot_dir, "",
           "directory of the local snapshot files, a fast path for restarts on this host "
           "(required)");
@@ -139,6 +146,13 @@ int main(int argc, char** argv) {
   config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
   config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
   config.dlq_topic = absl::GetFlag(FLAGS_dlq_topic);
+  if (const std::string format = absl::GetFlag(FLAGS_delta_format); format == "batch") {
+    config.delta_format = ratingd::DaemonConfig::DeltaFormat::kBatch;
+  } else if (format == "single") {
+    config.delta_format = ratingd::DaemonConfig::DeltaFormat::kSingle;
+  } else {
+    return Fail(absl::StrCat("--delta-format: '", format, "' is not batch or single"));
+  }
   config.dlq_max_bytes = absl::GetFlag(FLAGS_dlq_max_bytes);
   config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
   config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
@@ -147,6 +161,7 @@ int main(int argc, char** argv) {
   if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
   config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
   config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
+  config.min_commit_interval = absl::GetFlag(FLAGS_min_commit_interval);
   if (const char* every = std::getenv("RATINGD_FAULT_ABORT_EVERY"); every != nullptr) {
     if (!absl::SimpleAtoi(every, &config.fault_abort_every)) {
       return Fail("RATINGD_FAULT_ABORT_EVERY must be a number of transactions");

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "daemon/ratingd/dead_letter.h"
+#include "daemon/ratingd/delta_batcher.h"
 
 namespace ratingd {
 
@@ -38,6 +39,11 @@ class OutputSink {
   absl::Status Delta(const std::string& key, const std::string& value, int64_t event_unix_us) {
     ++produced_;
     return ProduceDelta(key, value, event_unix_us);
+  }
+  // A RankingDeltaBatch (deltas topic version 2).
+  absl::Status DeltaBatch(DeltaBatchRecord&& batch) {
+    ++produced_;
+    return ProduceDeltaBatch(std::move(batch));
   }
   absl::Status Leaderboard(const std::string& key, const std::string& value) {
     ++produced_;
@@ -72,6 +78,7 @@ class OutputSink {
  protected:
   virtual absl::Status ProduceDelta(const std::string& key, const std::string& value,
                                     int64_t event_unix_us) = 0;
+  virtual absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) = 0;
   virtual absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) = 0;
   virtual absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) = 0;
   virtual absl::Status ProduceSnapshotChunk(int32_t partition, const std::string& key,

@@ -31,6 +31,9 @@ struct PartitionState {
   int64_t committed_offset = -1;  // the offset last committed for it (-1: none)
   int64_t snapshot_offset = -1;   // next_offset of its last committed snapshot (-1: none)
   uint64_t incarnation = 0;       // a new number per restore: ml solves of an older one are void
+  // A replay just ended: the next commit carries a snapshot, so that the next restore
+  // replays at most what came after it (docs/ARCHITECTURE.md §4).
+  bool snapshot_due = false;
 
   bool replaying() const { return next_offset < replay_until; }
 

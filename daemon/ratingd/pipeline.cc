@@ -92,12 +92,12 @@ void Pipeline::Process(const ConsumedRecord& record) {
   if (absl::Status s = processor_.Process(record); !s.ok()) Fail(s);
 }
 
-void Pipeline::Tick() {
+void Pipeline::Tick(bool input_idle) {
   sink_->Poll(absl::ZeroDuration());
   processor_.AcceptMlSolutions();
   if (queries_.pending()) responder_.Serve(queries_);
   leaderboards_.Publish(registry_, *sink_, false);
-  if (committer_.CommitDue()) CommitNow(committer_.SnapshotsDue());
+  if (committer_.CommitDue(input_idle)) CommitNow(committer_.SnapshotsDue());
   committer_.FinishSnapshotWrites();
   UpdatePartitionMetrics();
   UpdateReadiness();
@@ -108,6 +108,7 @@ bool Pipeline::CommitNow(bool with_snapshots) {
   // Every ml solve scheduled by this transaction's results publishes its delta in it.
   solver_.WaitIdle();
   processor_.AcceptMlSolutions();
+  processor_.FlushDeltas();
   absl::Status s = committer_.Commit(with_snapshots);
   if (absl::IsAborted(s)) {
     Log(absl::StrCat("commit: ", s.message(), ": aborting the transaction"));
@@ -128,6 +129,7 @@ void Pipeline::Rollback() {
     // every partition again from its last committed point (snapshot + replay).
     solver_.WaitIdle();
     solver_.TakeSolved();  // of the state being dropped
+    processor_.DropDeltas();
     leaderboards_.ClearDue();
     const std::vector<int32_t> held = registry_.Held();
     SetReadiness("rolling back an aborted transaction");

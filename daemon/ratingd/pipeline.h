@@ -53,8 +53,8 @@ class Pipeline {
   void Revoke(const std::vector<int32_t>& partitions);
   void Process(const ConsumedRecord& record);
   // Between batches: ml solutions, queries, leaderboards, the commit when due, metrics and
-  // readiness.
-  void Tick();
+  // readiness. `input_idle`: the batch ended because nothing more was there to read.
+  void Tick(bool input_idle = false);
   // Graceful shutdown (docs/CONTRACTS.md §4), before the consumer leaves the group: finish
   // the solves (up to drain_timeout), publish, commit with snapshots. Nothing commits after.
   absl::Status Drain();

@@ -22,7 +22,19 @@ RecordProcessor::RecordProcessor(const DaemonConfig& config, PartitionRegistry* 
       leaderboards_(leaderboards),
       solver_(solver),
       metrics_(metrics),
-      clock_(clock) {}
+      clock_(clock),
+      batcher_([this](DeltaBatchRecord&& batch) {
+        const size_t deltas = batch.event_unix_us.size();
+        const std::string model = batch.key.substr(batch.key.rfind('/') + 1);
+        absl::Status s = sink_->DeltaBatch(std::move(batch));
+        if (!s.ok()) {
+          Log(std::string(s.message()));  // the commit fails and rolls back
+          return;
+        }
+        prometheus::Counter*& published = deltas_published_[model];
+        if (published == nullptr) published = &metrics_->DeltasPublished(model);
+        published->Increment(static_cast<double>(deltas));
+      }) {}
 
 absl::Status RecordProcessor::Process(const ConsumedRecord& record) {
   PartitionState* partition = registry_->Find(record.partition);
@@ -59,6 +71,7 @@ absl::Status RecordProcessor::Process(const ConsumedRecord& record) {
   if (!emit && !partition->replaying()) {
     Log(absl::StrCat("partition ", partition->partition, ": replayed to the committed offset ",
                      partition->replay_until, "; emitting from here"));
+    partition->snapshot_due = true;
     CaughtUp(*partition);
   }
   return absl::OkStatus();
@@ -179,6 +192,10 @@ void RecordProcessor::PublishDelta(const v1::RankingDelta& delta) {
       delta.has_event_time()
           ? google::protobuf::util::TimeUtil::TimestampToMicroseconds(delta.event_time())
           : 0;
+  if (config_.delta_format == DaemonConfig::DeltaFormat::kBatch) {
+    batcher_.Add(delta.pool(), delta.model(), bytes, event_us);
+    return;  // counted when the batch is sent
+  }
   absl::Status s = sink_->Delta(absl::StrCat(delta.pool(), "/", delta.model()), bytes, event_us);
   if (s.ok()) {
     prometheus::Counter*& published = deltas_published_[delta.model()];

@@ -14,6 +14,7 @@
 #include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/consumed_record.h"
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/delta_batcher.h"
 #include "daemon/ratingd/leaderboard_publisher.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/ml_solver.h"
@@ -40,6 +41,9 @@ class RecordProcessor {
   void CaughtUp(const PartitionState& partition);
   // The partition's pools and their metric handles leave this instance.
   void Forget(const PartitionState& partition);
+  // Sends the batched deltas (before a commit); drops them (after an abort).
+  void FlushDeltas() { batcher_.Flush(); }
+  void DropDeltas() { batcher_.Clear(); }
 
  private:
   void Apply(const ConsumedRecord& record, const DecodedResult& decoded, LivePool& pool,
@@ -64,6 +68,7 @@ class RecordProcessor {
   absl::flat_hash_map<int32_t, PartitionCounters> partition_counters_;
   absl::flat_hash_map<std::string, prometheus::Counter*> pool_results_;
   absl::flat_hash_map<std::string, prometheus::Counter*> deltas_published_;
+  DeltaBatcher batcher_;
   std::vector<v1::RankingDelta> deltas_scratch_;  // reused per record
   std::string bytes_scratch_;
 };

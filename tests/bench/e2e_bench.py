@@ -9,9 +9,12 @@ Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). Two phase
      the first to the last applied result (read from its /metrics every 100 ms).
   2. latency: ratingd caught up; `ratingctl produce --rate R` for S seconds stamps each
      event time at send; the p50/p99 of ratingd_end_to_end_latency_seconds (event time ->
-     delta acknowledged by the broker) are interpolated from the histogram buckets.
+     delta acknowledged by the broker) are interpolated from the histogram buckets, and the
+     committed visibility is measured: a read_committed reader (`ratingctl tail`) notes when
+     each elo delta arrives; visible_p50/p99 are arrival - event time over every result.
 """
 import argparse
+import datetime
 import json
 import os
 import random
@@ -19,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -55,6 +59,35 @@ def quantile(m, name, q):
             return prev_bound + (bound - prev_bound) * (q * total - prev_count) / max(count - prev_count, 1)
         prev_bound, prev_count = bound, count
     return prev_bound
+
+
+def watch_visibility(ratingctl, brokers, topic):
+    """Starts a read_committed reader of the deltas topic from its end; returns the process and
+    the list it fills with (arrival - event time) in seconds, one per elo delta."""
+    proc = subprocess.Popen([ratingctl, "tail", "--brokers=" + brokers, "--topic=" + topic,
+                             "--type=deltas", "--from_end"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    seen = []
+
+    def read():
+        for line in proc.stdout:
+            now = time.time()
+            if '"model": "elo"' not in line and '"model":"elo"' not in line:
+                continue
+            stamp = json.loads(line).get("event_time")
+            if stamp:
+                event = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+                seen.append(now - event)
+
+    threading.Thread(target=read, daemon=True).start()
+    return proc, seen
+
+
+def percentile(values, q):
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def generate(path, n, seed):
@@ -123,9 +156,13 @@ def main():
 
     live = os.path.join(work, "live.jsonl")
     generate(live, int(a.rate * a.seconds), 2)
+    watcher, visible = watch_visibility(a.ratingctl, brokers, topics["deltas"])
+    time.sleep(3)  # the reader has joined and sits at the end
     subprocess.run([a.ratingctl, "produce", "--brokers=" + brokers, "--topic=" + topics["results"],
                     "--input=" + live, "--rate=%g" % a.rate], check=True, stderr=subprocess.DEVNULL)
     time.sleep(2)
+    watcher.terminate()
+    watcher.wait()
     m1 = metrics(metrics_port)
     name = "ratingd_end_to_end_latency_seconds"
     diff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(name + "_bucket")}
@@ -152,6 +189,9 @@ def main():
         "latency_rate_per_s": a.rate, "latency_seconds": a.seconds,
         "e2e_p50_ms": round(quantile(diff, name, 0.5) * 1e3, 3),
         "e2e_p99_ms": round(quantile(diff, name, 0.99) * 1e3, 3),
+        "visible_p50_ms": round(percentile(visible, 0.5) * 1e3, 3),
+        "visible_p99_ms": round(percentile(visible, 0.99) * 1e3, 3),
+        "visible_deltas": len(visible),
         "update_p50_us": round(quantile(udiff, upd, 0.5) * 1e6, 2),
         "update_p99_us": round(quantile(udiff, upd, 0.99) * 1e6, 2),
         "commit_p50_ms": round(quantile(cdiff, com, 0.5) * 1e3, 3) if cdiff else None,

@@ -45,6 +45,19 @@ absl::Status FakeOutputSink::CheckOpen() const {
 absl::Status FakeOutputSink::ProduceDelta(const std::string& key, const std::string& value,
                                           int64_t) {
   deltas_.push_back({key, value, {}});
+  ++delta_records_;
+  return CheckOpen();
+}
+
+absl::Status FakeOutputSink::ProduceDeltaBatch(DeltaBatchRecord&& batch) {
+  v1::RankingDeltaBatch parsed;
+  if (!parsed.ParseFromString(batch.value)) {
+    return absl::InvalidArgumentError("not a RankingDeltaBatch");
+  }
+  for (const v1::RankingDelta& d : parsed.deltas()) {
+    deltas_.push_back({batch.key, d.SerializeAsString(), {}});
+  }
+  ++delta_records_;
   return CheckOpen();
 }
 
@@ -87,6 +100,8 @@ absl::Status FakeOutputSink::Commit(const std::vector<PartitionOffset>& offsets)
     from.clear();
   };
   append(broker_->deltas, deltas_);
+  broker_->delta_records += delta_records_;
+  delta_records_ = 0;
   append(broker_->leaderboards, leaderboards_);
   append(broker_->dead_letters, dead_letters_);
   for (auto& [p, chunks] : snapshots_) append(broker_->snapshots[p], chunks);
@@ -99,6 +114,7 @@ absl::Status FakeOutputSink::Commit(const std::vector<PartitionOffset>& offsets)
 absl::Status FakeOutputSink::Abort() {
   if (absl::Status s = CheckOpen(); !s.ok()) return s;
   deltas_.clear();
+  delta_records_ = 0;
   leaderboards_.clear();
   dead_letters_.clear();
   snapshots_.clear();

@@ -45,8 +45,10 @@ struct FakeBroker {
     std::string value;
   };
   std::vector<std::vector<Input>> results;
-  // Committed, visible to read_committed readers.
+  // Committed, visible to read_committed readers. `deltas` has one RankingDelta per entry
+  // in either format (a version 2 batch is unpacked); delta_records counts the records.
   std::vector<FakeRecord> deltas, leaderboards, dead_letters;
+  size_t delta_records = 0;
   std::map<int32_t, std::vector<FakeRecord>> snapshots;  // by partition
   std::map<int32_t, int64_t> committed_offsets;          // the consumer group's
   int commits = 0;
@@ -69,6 +71,7 @@ class FakeOutputSink final : public OutputSink {
 
  protected:
   absl::Status ProduceDelta(const std::string& key, const std::string& value, int64_t) override;
+  absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) override;
   absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) override;
   absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) override;
   absl::Status ProduceSnapshotChunk(int32_t partition, const std::string& key,
@@ -82,6 +85,7 @@ class FakeOutputSink final : public OutputSink {
   bool open_ = false;
   int fail_commits_ = 0;
   std::vector<FakeRecord> deltas_, leaderboards_, dead_letters_;
+  size_t delta_records_ = 0;
   std::map<int32_t, std::vector<FakeRecord>> snapshots_;
 };
 

@@ -21,6 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ratingd_it as it  # noqa: E402
 from ratingd_it import check, fail  # noqa: E402
 
+# ratingd's models by default (--models); a case keeping fewer passes its own.
+MODELS = ("elo", "sco", "ml")
 # Unique per run, so a case can run again against the same broker (topics persist).
 RUN = "%x" % (int(time.time() * 1000) % 0xFFFFFFF)
 T0 = time.time()
@@ -182,15 +184,18 @@ def wait_all_results(instances, counts, timeout):
 # Checks
 
 
-def expected_deltas(counts, ml_every):
-    """{(pool, model, sequence): results of the pool after that delta}."""
+def expected_deltas(counts, ml_every, models=MODELS):
+    """{(pool, model, sequence): results of the pool after that delta}, for the models kept
+    (ratingd --models)."""
     out = {}
     for pool, n in counts.items():
-        for s in range(1, n + 1):
-            out[(pool, "elo", s)] = s
-            out[(pool, "sco", s)] = s
-        for s in range(1, n // ml_every + 1):
-            out[(pool, "ml", s)] = s * ml_every
+        for model in ("elo", "sco"):
+            if model in models:
+                for s in range(1, n + 1):
+                    out[(pool, model, s)] = s
+        if "ml" in models:
+            for s in range(1, n // ml_every + 1):
+                out[(pool, "ml", s)] = s * ml_every
     return out
 
 
@@ -210,11 +215,11 @@ def read_deltas(topic, expected):
         time.sleep(5)
 
 
-def exactly_once(topic, counts, ml_every, summary, since=None):
+def exactly_once(topic, counts, ml_every, summary, since=None, models=MODELS):
     """The read_committed checker: every expected (pool, model, sequence) exactly once.
     Prints the counts; returns (deltas read, failure message or None) so that the state
     comparison still runs (and says whether the state is right) before the test fails."""
-    expected = expected_deltas(counts, ml_every)
+    expected = expected_deltas(counts, ml_every, models)
     deltas, complete = read_deltas(topic, expected)
     if since is not None:
         summary += " complete_for_read_committed_after=%.0fs" % (complete - since)
@@ -254,12 +259,13 @@ def exactly_once(topic, counts, ml_every, summary, since=None):
     return len(deltas), failure
 
 
-def compare_all(holders, path):
-    """Every pool's leaderboard (elo, sco, ml) from the instance holding it equals
-    `ratingctl rate` on the same file (ratingd_it.compare_with_rate)."""
+def compare_all(holders, path, models=MODELS):
+    """Every pool's leaderboard (elo, sco, ml, or the models kept) from the instance holding
+    it equals `ratingctl rate` on the same file (ratingd_it.compare_with_rate)."""
     by_instance = collections.defaultdict(list)
     for pool, d in holders.items():
         by_instance[d].append(pool)
     for d, pools in by_instance.items():
-        it.compare_with_rate(d, path, sorted(pools))
-    print("  state: %d pools x (elo, sco, ml) equal ratingctl rate" % len(holders), flush=True)
+        it.compare_with_rate(d, path, sorted(pools), models=models)
+    print("  state: %d pools x (%s) equal ratingctl rate" % (len(holders), ", ".join(models)),
+          flush=True)

@@ -1,0 +1,52 @@
+// Batches the deltas of one transaction by (pool, model) (docs/CONTRACTS.md §1, deltas topic
+// version 2): one RankingDeltaBatch record per key instead of one record per result, which
+// is most of what a result costs the broker and the producer. The batch is serialised by
+// appending each delta's bytes as field 3 of RankingDeltaBatch (a length-delimited field),
+// so a delta is serialised once and never copied as a message. Consumer thread only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+
+namespace ratingd {
+
+// A RankingDeltaBatch ready to send: its key "pool/model", its bytes, and the event time
+// of each delta in it (for the end-to-end latency).
+struct DeltaBatchRecord {
+  std::string key;
+  std::string value;
+  std::vector<int64_t> event_unix_us;
+};
+
+class DeltaBatcher {
+ public:
+  // A batch is handed out once it passes this many bytes (the deltas topic's default
+  // max.message.bytes is 1 MB; compression only makes it smaller).
+  static constexpr size_t kMaxBatchBytes = 256 * 1024;
+  using Emit = std::function<void(DeltaBatchRecord&&)>;
+
+  explicit DeltaBatcher(Emit emit) : emit_(std::move(emit)) {}
+
+  // Appends one serialised RankingDelta of (pool, model).
+  void Add(absl::string_view pool, absl::string_view model, absl::string_view delta_bytes,
+           int64_t event_unix_us);
+  // Hands out every open batch, in key order; nothing is open afterwards.
+  void Flush();
+  // Drops every open batch (their transaction was aborted).
+  void Clear() { open_.clear(); }
+  bool empty() const { return open_.empty(); }
+
+ private:
+  void EmitOne(DeltaBatchRecord&& record);
+
+  Emit emit_;
+  absl::flat_hash_map<std::string, DeltaBatchRecord> open_;  // by key
+};
+
+}  // namespace ratingd
