@@ -28,13 +28,15 @@ size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSi
   }
   // In key order: the output does not depend on the hash set's iteration order.
   std::sort(done.begin(), done.end());
+  size_t published = 0;
   for (const Key& key : done) {
     due_.erase(key);
     if (const LivePool* pool = registry.FindPool(key.first)) {
       PublishOne(*pool, key.second, sink, now);
+      ++published;
     }
   }
-  return done.size();
+  return published;
 }
 
 size_t LeaderboardPublisher::PublishPartitions(const PartitionRegistry& registry,

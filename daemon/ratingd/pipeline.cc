@@ -1,5 +1,6 @@
 #include "daemon/ratingd/pipeline.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -20,7 +21,7 @@ Pipeline::Pipeline(const DaemonConfig& config, OutputSink* sink, ResultsInput* i
       solver_(metrics),
       processor_(config, &registry_, sink, &leaderboards_, &solver_, metrics, clock),
       committer_(config, fingerprint_, &registry_, sink, metrics, clock),
-      responder_(config, &registry_) {}
+      responder_(config, &registry_, clock) {}
 
 void Pipeline::Start() {
   if (absl::Status s = committer_.Begin(); !s.ok()) Fail(s);
@@ -71,12 +72,12 @@ bool Pipeline::RestoreWithRetry(int32_t partition) {
 
 void Pipeline::Revoke(const std::vector<int32_t>& partitions) {
   if (!stopping_) {
-    revoking_ = true;
+    revoking_ = partitions;
     solver_.WaitIdle();
     processor_.AcceptMlSolutions();
     leaderboards_.PublishPartitions(registry_, partitions, *sink_);
     CommitNow(true);
-    revoking_ = false;
+    revoking_.clear();
   }
   for (int32_t p : partitions) {
     if (const PartitionState* state = registry_.Find(p)) processor_.Forget(*state);
@@ -124,14 +125,18 @@ void Pipeline::Rollback() {
     Fail(absl::InternalError(absl::StrCat("the transaction could not be aborted: ", s.message())));
     return;
   }
-  if (!revoking_) {
-    // Nothing of the aborted transaction is visible; forget what it changed by restoring
-    // every partition again from its last committed point (snapshot + replay).
-    solver_.WaitIdle();
-    solver_.TakeSolved();  // of the state being dropped
-    processor_.DropDeltas();
-    leaderboards_.ClearDue();
-    const std::vector<int32_t> held = registry_.Held();
+  // Nothing of the aborted transaction is visible; forget what it changed by restoring
+  // every partition again from its last committed point (snapshot + replay). Partitions
+  // being revoked are not restored: their state goes anyway.
+  std::vector<int32_t> held;
+  for (int32_t p : registry_.Held()) {
+    if (std::find(revoking_.begin(), revoking_.end(), p) == revoking_.end()) held.push_back(p);
+  }
+  solver_.WaitIdle();
+  solver_.TakeSolved();  // of the state being dropped
+  processor_.DropDeltas();
+  leaderboards_.ClearDue();
+  if (!held.empty()) {
     SetReadiness("rolling back an aborted transaction");
     metrics_->partitions_restoring().Set(static_cast<double>(held.size()));
     for (int32_t p : held) {
@@ -237,8 +242,9 @@ void Pipeline::UpdateReadiness() {
 void Pipeline::SetReadiness(std::string reason) {
   if (reason == readiness_reason_) return;
   readiness_reason_ = reason;
-  metrics_->ready().Set(reason.empty() ? 1 : 0);
-  readiness_.Set(reason.empty(), std::move(reason));
+  const bool ready = reason.empty();
+  metrics_->ready().Set(ready ? 1 : 0);
+  readiness_.Set(ready, std::move(reason));
 }
 
 }  // namespace ratingd

@@ -74,7 +74,7 @@ class Pipeline {
   // Accepts the finished solves and commits; false if nothing was committed.
   bool CommitNow(bool with_snapshots);
   // Aborts the open transaction and restores every held partition to its last commit,
-  // rewinding the input (nothing is restored while revoking: the state goes anyway).
+  // rewinding the input (not those being revoked: their state goes anyway).
   void Rollback();
   // Restores a partition (retrying while the broker is away, for up to 120 s) into the
   // registry; false (fatal() set) if it cannot.
@@ -91,7 +91,7 @@ class Pipeline {
   Metrics* metrics_;
   const Clock* clock_;
   absl::Status fatal_;
-  bool revoking_ = false;
+  std::vector<int32_t> revoking_;  // the partitions a revocation is committing for
   bool stopping_ = false;
   absl::Time last_metrics_ = absl::InfinitePast();
 

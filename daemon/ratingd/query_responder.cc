@@ -32,6 +32,16 @@ bool ModelOn(const ratings::Pool& pool, ratings::Model model) {
   return false;
 }
 
+// The report with its ranking cut to the first `limit` agents (0: all).
+v1::RatingReport Truncated(const v1::RatingReport& full, size_t limit) {
+  v1::RatingReport report = full;
+  const int keep = static_cast<int>(limit);
+  if (limit > 0 && keep < report.ranking_size()) {
+    report.mutable_ranking()->DeleteSubrange(keep, report.ranking_size() - keep);
+  }
+  return report;
+}
+
 }  // namespace
 
 void QueryResponder::Serve(QueryQueue& queue) {
@@ -62,7 +72,7 @@ QueryReply QueryResponder::NotHeld(const Query& query) const {
                         "to another instance of group '", config_.group, "'"));
 }
 
-void QueryResponder::Answer(const Query& query, std::shared_ptr<std::promise<QueryReply>> reply) {
+void QueryResponder::Answer(const Query& query, Reply reply) {
   if (query.kind == Query::Kind::kPools) return reply->set_value(Pools());
   const LivePool* live = registry_->FindPool(query.pool);
   if (live == nullptr) return reply->set_value(NotHeld(query));
@@ -79,22 +89,51 @@ void QueryResponder::Answer(const Query& query, std::shared_ptr<std::promise<Que
         409, absl::StrCat("ml is off for pool '", query.pool, "': ", pool.index().size(),
                           " agents exceed max_agents=", pool.ml()->options().max_agents)));
   }
-  if (queued_->load() >= kMaxQueuedSolves) {
-    return reply->set_value(JsonErrorReply(
-        429, absl::StrCat(kMaxQueuedSolves, " ml solves for HTTP queries are queued already; ",
-                          "ask again later (the published leaderboards topic has every ",
-                          "scheduled solve)")));
+  AnswerMl(query, *live, std::move(reply));
+}
+
+void QueryResponder::AnswerMl(const Query& query, const LivePool& live, Reply reply) {
+  std::shared_ptr<const v1::RatingReport> kept;
+  {
+    absl::MutexLock lock(&mu_);
+    auto answer = answers_.find(query.pool);
+    if (answer != answers_.end() && (answer->second.results == live.pool().results() ||
+                                     clock_->Now() - answer->second.solved_at < kMlAnswerMaxAge)) {
+      kept = answer->second.report;
+    } else if (auto solving = solving_.find(query.pool); solving != solving_.end()) {
+      solving->second.push_back({std::move(reply), query.limit});
+      return;
+    } else if (solving_.size() >= kMaxQueuedSolves) {
+      return reply->set_value(JsonErrorReply(
+          429, absl::StrCat(kMaxQueuedSolves, " pools' ml solves for HTTP queries are running ",
+                            "already; ask again later (the leaderboards topic has every ",
+                            "scheduled solve)")));
+    } else {
+      solving_[query.pool].push_back({std::move(reply), query.limit});
+    }
   }
+  if (kept) return reply->set_value(JsonReply(200, Truncated(*kept, query.limit)));
   // Solve a copy off the consumer thread, as `ratingctl rate --method ml` does.
-  auto copy = std::make_shared<ratings::Pool>(pool);
-  ++*queued_;
-  solver_.Submit([copy, limit = query.limit, reply, queued = queued_] {
-    // Seed 0, as LivePool::Report: ratingd has no seed.
-    absl::StatusOr<v1::RatingReport> report = PoolReport(ratings::Model::kMl, *copy, limit, 0);
-    --*queued;
-    reply->set_value(report.ok() ? JsonReply(200, *report)
-                                 : JsonErrorReply(500, std::string(report.status().message())));
-  });
+  auto copy = std::make_shared<ratings::Pool>(live.pool());
+  solver_.Submit([this, name = query.pool, copy] { Solve(name, *copy); });
+}
+
+void QueryResponder::Solve(const std::string& pool, ratings::Pool& copy) {
+  // Seed 0, as LivePool::Report: ratingd has no seed.
+  absl::StatusOr<v1::RatingReport> solved = PoolReport(ratings::Model::kMl, copy, 0, 0);
+  std::shared_ptr<const v1::RatingReport> report;
+  if (solved.ok()) report = std::make_shared<const v1::RatingReport>(*std::move(solved));
+  std::vector<Waiter> waiters;
+  {
+    absl::MutexLock lock(&mu_);
+    if (report) answers_[pool] = {copy.results(), clock_->Now(), report};
+    waiters = std::move(solving_[pool]);
+    solving_.erase(pool);
+  }
+  for (Waiter& w : waiters) {
+    w.reply->set_value(report ? JsonReply(200, Truncated(*report, w.limit))
+                              : JsonErrorReply(500, std::string(solved.status().message())));
+  }
 }
 
 }  // namespace ratingd

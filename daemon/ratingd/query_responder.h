@@ -1,41 +1,70 @@
 // Answers the HTTP API's queries (docs/CONTRACTS.md §3) from the held pools, between records
 // on the consumer thread: the pool list and elo/sco leaderboards at once (O(limit) from the
 // kept orders). An ml leaderboard is solved on a copy of the pool on a thread of its own,
-// never the scheduled solves' thread, so a client asking for it cannot hold back a commit;
-// at most kMaxQueuedSolves wait, further ml queries get 429.
+// never the scheduled solves' thread, so a client asking for it cannot hold back a commit,
+// and its answer is kept: a pool's ml answer is reused while the pool is unchanged or for
+// kMlAnswerMaxAge, queries for a pool being solved wait for that solve, and beyond
+// kMaxQueuedSolves pools being solved further ml queries get 429. So clients hammering the
+// API cost at most one solve per pool and kMlAnswerMaxAge, and bounded memory.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <future>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "daemon/ratingd/background_worker.h"
+#include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/partition_registry.h"
 #include "daemon/ratingd/query_queue.h"
+#include "ratingd/v1/report.pb.h"
 
 namespace ratingd {
 
 class QueryResponder {
  public:
   static constexpr size_t kMaxQueuedSolves = 2;
+  static constexpr absl::Duration kMlAnswerMaxAge = absl::Seconds(1);
 
-  QueryResponder(const DaemonConfig& config, const PartitionRegistry* registry)
-      : config_(config), registry_(registry) {}
+  QueryResponder(const DaemonConfig& config, const PartitionRegistry* registry, const Clock* clock)
+      : config_(config), registry_(registry), clock_(clock) {}
 
   // Answers every queued query (or queues its ml solve).
   void Serve(QueryQueue& queue);
 
  private:
+  using Reply = std::shared_ptr<std::promise<QueryReply>>;
+  struct Waiter {
+    Reply reply;
+    size_t limit = 0;
+  };
+  struct MlAnswer {
+    uint64_t results = 0;  // the pool's results when solved
+    absl::Time solved_at;
+    std::shared_ptr<const v1::RatingReport> report;  // every agent
+  };
+
   QueryReply Pools() const;
   QueryReply NotHeld(const Query& query) const;
-  // Replies now unless the query is an ml solve, which is queued (or refused).
-  void Answer(const Query& query, std::shared_ptr<std::promise<QueryReply>> reply);
+  void Answer(const Query& query, Reply reply);
+  void AnswerMl(const Query& query, const LivePool& live, Reply reply);
+  // On the query solver thread: solves the copy, keeps the answer, replies to the waiters.
+  void Solve(const std::string& pool, ratings::Pool& copy);
 
   const DaemonConfig& config_;
   const PartitionRegistry* registry_;
-  std::shared_ptr<std::atomic<size_t>> queued_ = std::make_shared<std::atomic<size_t>>(0);
+  const Clock* clock_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, MlAnswer> answers_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::vector<Waiter>> solving_ ABSL_GUARDED_BY(mu_);
   BackgroundWorker solver_;  // last: joined first
 };
 

@@ -2,6 +2,7 @@
 // fake sink, consumer, snapshot source and clock, and builders of results-topic records.
 #pragma once
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/pipeline.h"
+#include "gtest/gtest.h"
 #include "ratingd/v1/game_result.pb.h"
 #include "tests/fakes/fake_broker.h"
 #include "tests/fakes/fake_clock.h"
@@ -31,6 +33,13 @@ inline DaemonConfig TestConfig(const std::string& snapshot_dir, bool ml = false)
   return c;
 }
 
+// A new empty folder under the test's temporary directory: give each Instance its own, as
+// if it ran on its own host (its local snapshot files are its own).
+inline std::string TempSnapshotDir() {
+  std::string dir = ::testing::TempDir() + "ratingd_XXXXXX";
+  return mkdtemp(dir.data());
+}
+
 struct Instance {
   Instance(FakeBroker* broker, const DaemonConfig& c, FakeClock* clock)
       : config(c),
@@ -49,6 +58,14 @@ struct Instance {
   FakeSnapshotSource snapshots;
   Pipeline pipeline;
 };
+
+// Delivers every record available to `instance`, then moves the clock by its commit interval
+// and ticks once more: what it read commits (unless its sink was told to fail).
+inline void ProcessAndCommit(Instance& instance, FakeClock& clock) {
+  instance.consumer.PollAll();
+  clock.Advance(instance.config.commit_interval);
+  instance.consumer.Poll();
+}
 
 // A serialised two-player GameResult: `winner` beats `loser` in `pool`.
 inline std::string Win(const std::string& pool, const std::string& game_id,
