@@ -58,6 +58,9 @@ ABSL_FLAG(int64_t, count, 0,
 ABSL_FLAG(absl::Duration, idle_timeout, absl::InfiniteDuration(),
           "tail: stop after this long without a record");
 ABSL_FLAG(bool, from_end, false, "tail: only records that arrive after the start");
+ABSL_FLAG(bool, lag, false,
+          "tail of deltas: print '<model> <ms>' per delta, its arrival minus its event time, "
+          "instead of its document");
 // --param key=value is repeatable, which Abseil flags are not; main() collects it.
 ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several (see --help)");
 
@@ -103,7 +106,7 @@ constexpr char kUsage[] =
     "  Produces the file's results as GameResults (key = pool). PrefLib and score tables\n"
     "  carry no pool: name it with --pool. [--kafka key=value]... passes librdkafka settings.\n"
     "ratingctl tail --brokers B --topic T [--type deltas|leaderboards|results|dlq]\n"
-    "               [--count N] [--idle_timeout 5s] [--from_end]\n"
+    "               [--count N] [--idle_timeout 5s] [--from_end] [--lag]\n"
     "  Prints ratingd's records as JSON lines.\n"
     "\n"
     "Long runs show progress on stderr when it is a terminal.\n"
@@ -233,6 +236,7 @@ int Tail(const std::vector<std::string>& kafka) {
   config.count = absl::GetFlag(FLAGS_count);
   config.idle_timeout = absl::GetFlag(FLAGS_idle_timeout);
   config.from_end = absl::GetFlag(FLAGS_from_end);
+  config.lag = absl::GetFlag(FLAGS_lag);
   if (config.topic.empty()) return Fail("tail: --topic is required");
   auto props = ratingd::ParseKafkaProperties(kafka, "");
   if (!props.ok()) return Fail(std::string(props.status().message()));

@@ -7,10 +7,12 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/kafka/client_config.h"
 #include "daemon/kafka/delta_format.h"
@@ -38,13 +40,36 @@ bool IsDeltaBatch(RdKafka::Message& m) {
              kDeltaBatchSchema;
 }
 
-// One JSON document per delta of the batch, one per line.
-absl::StatusOr<std::string> PrintDeltas(const v1::RankingDeltaBatch& batch) {
+// The deltas of a deltas-topic record, either format (docs/CONTRACTS.md §1.6).
+absl::StatusOr<std::vector<v1::RankingDelta>> ParseDeltas(RdKafka::Message& m) {
+  const char* data = static_cast<const char*>(m.payload());
+  const int size = static_cast<int>(m.len());
+  if (IsDeltaBatch(m)) {
+    v1::RankingDeltaBatch batch;
+    if (!batch.ParseFromArray(data, size)) return absl::DataLossError("not a RankingDeltaBatch");
+    return std::vector<v1::RankingDelta>(batch.deltas().begin(), batch.deltas().end());
+  }
+  v1::RankingDelta d;
+  if (!d.ParseFromArray(data, size)) return absl::DataLossError("not a RankingDelta");
+  return std::vector<v1::RankingDelta>{std::move(d)};
+}
+
+// One line per delta: its JSON document, or with `lag` "<model> <milliseconds from its event
+// time to now>".
+absl::StatusOr<std::string> PrintDeltas(const std::vector<v1::RankingDelta>& deltas, bool lag) {
   std::string out;
-  for (const v1::RankingDelta& d : batch.deltas()) {
+  const int64_t now_us = absl::ToUnixMicros(absl::Now());
+  for (const v1::RankingDelta& d : deltas) {
+    if (!out.empty()) out.push_back('\n');
+    if (lag) {
+      const int64_t event_us =
+          google::protobuf::util::TimeUtil::TimestampToMicroseconds(d.event_time());
+      absl::StrAppend(&out, d.model(), " ", static_cast<double>(now_us - event_us) / 1e3);
+      continue;
+    }
     absl::StatusOr<std::string> json = DeterministicJson(d);
     if (!json.ok()) return json.status();
-    absl::StrAppend(&out, out.empty() ? "" : "\n", *json);
+    absl::StrAppend(&out, *json);
   }
   return out;
 }
@@ -105,19 +130,15 @@ absl::Status RunTail(const TailConfig& config) {
     const char* data = static_cast<const char*>(m->payload());
     const int size = static_cast<int>(m->len());
     absl::StatusOr<std::string> json;
-    if (type == "deltas" && IsDeltaBatch(*m)) {
-      // Version 2 (docs/CONTRACTS.md §1): one document per delta, as version 1 prints them.
-      v1::RankingDeltaBatch batch;
-      if (!batch.ParseFromArray(data, size)) {
-        json = absl::DataLossError("not a RankingDeltaBatch");
+    if (type == "deltas") {
+      // Either format: one document per delta (a version 2 batch counts its deltas).
+      absl::StatusOr<std::vector<v1::RankingDelta>> deltas = ParseDeltas(*m);
+      if (deltas.ok()) {
+        seen += std::max<int64_t>(0, static_cast<int64_t>(deltas->size()) - 1);
+        json = PrintDeltas(*deltas, config.lag);
       } else {
-        seen += std::max(0, batch.deltas_size() - 1);
-        json = PrintDeltas(batch);
+        json = deltas.status();
       }
-    } else if (type == "deltas") {
-      v1::RankingDelta d;
-      json = d.ParseFromArray(data, size) ? DeterministicJson(d)
-                                          : absl::DataLossError("not a RankingDelta");
     } else if (type == "leaderboards") {
       v1::Leaderboard b;
       json = b.ParseFromArray(data, size) ? DeterministicJson(b)

@@ -18,6 +18,9 @@ struct TailConfig {
   bool from_end = false;  // only records arriving after the start
   int64_t count = 0;      // stop after this many documents (0 = no limit)
   absl::Duration idle_timeout = absl::InfiniteDuration();  // stop after this long without one
+  // deltas only: print "<model> <ms>" per delta, the time from its event time to its arrival
+  // (what a read_committed reader waits for a result's change), instead of its document.
+  bool lag = false;
   std::vector<std::pair<std::string, std::string>> kafka = {};
 };
 

@@ -28,7 +28,12 @@ KafkaProperties ConsumerProperties(const DaemonConfig& config) {
                            {"partition.assignment.strategy", "range"},
                            // Latency (docs/BENCHMARKS.md, end to end): the default 500 ms
                            // fetch wait put the p99 at ~180 ms; 5 ms gives ~10 ms.
-                           {"fetch.wait.max.ms", "5"}};
+                           {"fetch.wait.max.ms", "5"},
+                           // Throughput (docs/BENCHMARKS.md): with the default 100,000 the
+                           // prefetch ran dry under a backlog and the loop waited for fetches
+                           // (~100k results/s); memory stays bounded by
+                           // queued.max.messages.kbytes (64 MB).
+                           {"queued.min.messages", "1000000"}};
   if (!config.instance_id.empty()) props.push_back({"group.instance.id", config.instance_id});
   for (const auto& kv : config.kafka) props.push_back(kv);
   return props;

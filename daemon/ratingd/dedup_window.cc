@@ -4,13 +4,17 @@ namespace ratingd {
 
 bool DedupWindow::Insert(absl::string_view game_id) {
   if (ids_.contains(game_id)) return false;
+  InsertAbsent(game_id);
+  return true;
+}
+
+void DedupWindow::InsertAbsent(absl::string_view game_id) {
   if (order_.size() == capacity_) {
     ids_.erase(order_.front());
     order_.pop_front();
   }
   order_.emplace_back(game_id);
   ids_.insert(order_.back());
-  return true;
 }
 
 void DedupWindow::Restore(const std::vector<std::string>& oldest_first) {

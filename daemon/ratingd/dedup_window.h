@@ -24,6 +24,8 @@ class DedupWindow {
   // once full); false for a repeat, which changes nothing.
   bool Insert(absl::string_view game_id);
   bool Contains(absl::string_view game_id) const { return ids_.contains(game_id); }
+  // Insert of an id known not to be in the window (Contains was false): one lookup less.
+  void InsertAbsent(absl::string_view game_id);
 
   // The ids, oldest first, without a copy (snapshots copy them once, into the message);
   // Restore of them gives an equal window.

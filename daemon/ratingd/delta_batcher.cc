@@ -26,23 +26,45 @@ void AppendLengthDelimited(uint32_t field, absl::string_view bytes, std::string&
 
 }  // namespace
 
-void DeltaBatcher::Add(absl::string_view pool, absl::string_view model,
-                       absl::string_view delta_bytes, int64_t event_unix_us) {
-  std::string key = absl::StrCat(pool, "/", model);
-  auto [it, inserted] = open_.try_emplace(std::move(key));
-  DeltaBatchRecord& batch = it->second;
-  if (inserted) {
+DeltaBatchRecord& DeltaBatcher::Open(absl::string_view pool, absl::string_view model) {
+  key_scratch_.clear();
+  absl::StrAppend(&key_scratch_, pool, "/", model);
+  auto it = open_.find(key_scratch_);
+  if (it == open_.end()) {
+    it = open_.try_emplace(key_scratch_).first;
+    DeltaBatchRecord& batch = it->second;
     batch.key = it->first;
     AppendLengthDelimited(1, pool, batch.value);   // RankingDeltaBatch.pool
     AppendLengthDelimited(2, model, batch.value);  // RankingDeltaBatch.model
   }
+  return it->second;
+}
+
+void DeltaBatcher::EmitIfFull(DeltaBatchRecord& batch) {
+  if (batch.value.size() < kMaxBatchBytes) return;
+  DeltaBatchRecord full = std::move(batch);
+  open_.erase(full.key);
+  emit_(std::move(full));
+}
+
+void DeltaBatcher::Add(absl::string_view pool, absl::string_view model,
+                       absl::string_view delta_bytes, int64_t event_unix_us) {
+  DeltaBatchRecord& batch = Open(pool, model);
   AppendLengthDelimited(3, delta_bytes, batch.value);  // RankingDeltaBatch.deltas
   batch.event_unix_us.push_back(event_unix_us);
-  if (batch.value.size() >= kMaxBatchBytes) {
-    DeltaBatchRecord full = std::move(batch);
-    open_.erase(it);
-    EmitOne(std::move(full));
-  }
+  EmitIfFull(batch);
+}
+
+void DeltaBatcher::Add(const v1::RankingDelta& delta, int64_t event_unix_us) {
+  DeltaBatchRecord& batch = Open(delta.pool(), delta.model());
+  const size_t size = delta.ByteSizeLong();
+  AppendVarint((3 << 3) | 2, batch.value);  // RankingDeltaBatch.deltas, length-delimited
+  AppendVarint(size, batch.value);
+  const size_t at = batch.value.size();
+  batch.value.resize(at + size);
+  delta.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(batch.value.data() + at));
+  batch.event_unix_us.push_back(event_unix_us);
+  EmitIfFull(batch);
 }
 
 void DeltaBatcher::Flush() {
@@ -50,10 +72,8 @@ void DeltaBatcher::Flush() {
   keys.reserve(open_.size());
   for (const auto& [key, batch] : open_) keys.push_back(key);
   std::sort(keys.begin(), keys.end());
-  for (const std::string& key : keys) EmitOne(std::move(open_.at(key)));
+  for (const std::string& key : keys) emit_(std::move(open_.at(key)));
   open_.clear();
 }
-
-void DeltaBatcher::EmitOne(DeltaBatchRecord&& record) { emit_(std::move(record)); }
 
 }  // namespace ratingd

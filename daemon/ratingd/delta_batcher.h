@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "ratingd/v1/delta.pb.h"
 
 namespace ratingd {
 
@@ -26,9 +27,10 @@ struct DeltaBatchRecord {
 
 class DeltaBatcher {
  public:
-  // A batch is handed out once it passes this many bytes (the deltas topic's default
-  // max.message.bytes is 1 MB; compression only makes it smaller).
-  static constexpr size_t kMaxBatchBytes = 256 * 1024;
+  // A batch is handed out once it passes this many bytes: far below the deltas topic's
+  // default max.message.bytes (1 MB), and small enough that under a backlog the batches are
+  // sent while the transaction goes on, so its commit waits only for the last ones.
+  static constexpr size_t kMaxBatchBytes = 64 * 1024;
   using Emit = std::function<void(DeltaBatchRecord&&)>;
 
   explicit DeltaBatcher(Emit emit) : emit_(std::move(emit)) {}
@@ -36,6 +38,8 @@ class DeltaBatcher {
   // Appends one serialised RankingDelta of (pool, model).
   void Add(absl::string_view pool, absl::string_view model, absl::string_view delta_bytes,
            int64_t event_unix_us);
+  // The same, serialising `delta` straight into its batch (no intermediate copy).
+  void Add(const v1::RankingDelta& delta, int64_t event_unix_us);
   // Hands out every open batch, in key order; nothing is open afterwards.
   void Flush();
   // Drops every open batch (their transaction was aborted).
@@ -43,10 +47,13 @@ class DeltaBatcher {
   bool empty() const { return open_.empty(); }
 
  private:
-  void EmitOne(DeltaBatchRecord&& record);
-
   Emit emit_;
   absl::flat_hash_map<std::string, DeltaBatchRecord> open_;  // by key
+  std::string key_scratch_;  // "pool/model" of the delta being added: no allocation per Add
+  // The open batch of (pool, model), started if there is none.
+  DeltaBatchRecord& Open(absl::string_view pool, absl::string_view model);
+  // Emits the batch if it passed kMaxBatchBytes.
+  void EmitIfFull(DeltaBatchRecord& batch);
 };
 
 }  // namespace ratingd

@@ -145,7 +145,7 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     sco_before.push_back(pool_.sco() ? before(sco_order_) : std::nullopt);
   }
   RETURN_IF_ERROR(pool_.Apply(result));
-  dedup_.Insert(game_id);
+  dedup_.InsertAbsent(game_id);  // Contains was false above
   std::vector<ratings::AgentId>& ids = scratch_.ids;
   ids.clear();
   for (const ratings::Standing& s : result.standings) ids.push_back(*pool_.index().Find(s.agent));

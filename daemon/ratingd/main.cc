@@ -23,6 +23,7 @@
 #include "daemon/ratingd/http_api.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/process_metrics.h"
+#include "librdkafka/rdkafkacpp.h"
 #include "prometheus/exposer.h"
 #include "ratings/model.h"
 
@@ -207,7 +208,7 @@ int main(int argc, char** argv) {
   if (absl::Status s = ratingd::ValidateDaemonConfig(config); !s.ok()) {
     return Fail(std::string(s.message()));
   }
-  ratingd::Metrics metrics(config.metrics_max_pools);
+  ratingd::Metrics metrics(config.metrics_max_pools, RdKafka::version_str());
   std::unique_ptr<prometheus::Exposer> exposer;
   try {
     exposer = std::make_unique<prometheus::Exposer>(absl::GetFlag(FLAGS_metrics_address));

@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/ratingd/result_decoder.h"
-#include "librdkafka/rdkafkacpp.h"
 #include "prometheus/gauge.h"
 #include "ratings/model.h"
 
@@ -23,14 +22,14 @@ Histogram::BucketBoundaries LatencyBuckets() {
 
 }  // namespace
 
-Metrics::Metrics(size_t max_pools)
+Metrics::Metrics(size_t max_pools, const std::string& librdkafka_version)
     : registry_(std::make_shared<prometheus::Registry>()), max_pools_(max_pools) {
   prometheus::Registry& r = *registry_;
   BuildGauge()
       .Name("ratingd_build_info")
       .Help("Build information; always 1")
       .Register(r)
-      .Add({{"version", RATINGD_VERSION}, {"librdkafka_version", RdKafka::version_str()}})
+      .Add({{"version", RATINGD_VERSION}, {"librdkafka_version", librdkafka_version}})
       .Set(1);
   consumed_family_ = &BuildCounter()
                           .Name("ratingd_records_consumed_total")

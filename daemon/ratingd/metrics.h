@@ -18,7 +18,8 @@ namespace ratingd {
 
 class Metrics {
  public:
-  explicit Metrics(size_t max_pools);
+  // `librdkafka_version` labels ratingd_build_info (the Kafka-free core does not link it).
+  explicit Metrics(size_t max_pools, const std::string& librdkafka_version = "");
   Metrics(const Metrics&) = delete;
   Metrics& operator=(const Metrics&) = delete;
 

@@ -32,13 +32,17 @@ bool ModelOn(const ratings::Pool& pool, ratings::Model model) {
   return false;
 }
 
-// The report with its ranking cut to the first `limit` agents (0: all).
+// The ml report with its ranking cut to the first `limit` agents (0: all), and its
+// extra.lottery to the agents listed, as PoolReport(kMl, pool, limit) gives it.
 v1::RatingReport Truncated(const v1::RatingReport& full, size_t limit) {
   v1::RatingReport report = full;
   const int keep = static_cast<int>(limit);
-  if (limit > 0 && keep < report.ranking_size()) {
-    report.mutable_ranking()->DeleteSubrange(keep, report.ranking_size() - keep);
-  }
+  if (limit == 0 || keep >= report.ranking_size()) return report;
+  auto& lottery = *(*report.mutable_extra()->mutable_fields())["lottery"]
+                       .mutable_struct_value()
+                       ->mutable_fields();
+  for (int i = keep; i < report.ranking_size(); ++i) lottery.erase(report.ranking(i).agent());
+  report.mutable_ranking()->DeleteSubrange(keep, report.ranking_size() - keep);
   return report;
 }
 
@@ -115,7 +119,7 @@ void QueryResponder::AnswerMl(const Query& query, const LivePool& live, Reply re
   if (kept) return reply->set_value(JsonReply(200, Truncated(*kept, query.limit)));
   // Solve a copy off the consumer thread, as `ratingctl rate --method ml` does.
   auto copy = std::make_shared<ratings::Pool>(live.pool());
-  solver_.Submit([this, name = query.pool, copy] { Solve(name, *copy); });
+  run_solve_([this, name = query.pool, copy] { Solve(name, *copy); });
 }
 
 void QueryResponder::Solve(const std::string& pool, ratings::Pool& copy) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -34,8 +35,17 @@ class QueryResponder {
   static constexpr size_t kMaxQueuedSolves = 2;
   static constexpr absl::Duration kMlAnswerMaxAge = absl::Seconds(1);
 
-  QueryResponder(const DaemonConfig& config, const PartitionRegistry* registry, const Clock* clock)
-      : config_(config), registry_(registry), clock_(clock) {}
+  // Runs an ml solve for a query; by default on the responder's own thread. Tests pass one
+  // that holds solves until told to run them.
+  using SolveRunner = std::function<void(std::function<void()>)>;
+
+  QueryResponder(const DaemonConfig& config, const PartitionRegistry* registry, const Clock* clock,
+                 SolveRunner run_solve = nullptr)
+      : config_(config),
+        registry_(registry),
+        clock_(clock),
+        run_solve_(run_solve ? std::move(run_solve)
+                             : [this](std::function<void()> solve) { solver_.Submit(solve); }) {}
 
   // Answers every queued query (or queues its ml solve).
   void Serve(QueryQueue& queue);
@@ -62,6 +72,7 @@ class QueryResponder {
   const DaemonConfig& config_;
   const PartitionRegistry* registry_;
   const Clock* clock_;
+  SolveRunner run_solve_;
   absl::Mutex mu_;
   absl::flat_hash_map<std::string, MlAnswer> answers_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::vector<Waiter>> solving_ ABSL_GUARDED_BY(mu_);

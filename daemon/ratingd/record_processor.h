@@ -5,6 +5,7 @@
 // rebuild the state and emit nothing. Consumer thread only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,7 +50,8 @@ class RecordProcessor {
   void Apply(const ConsumedRecord& record, const DecodedResult& decoded, LivePool& pool,
              PartitionState& partition, bool emit);
   void SendToDlq(const ConsumedRecord& record, const std::string& reason, const std::string& why);
-  void PublishDelta(const v1::RankingDelta& delta);
+  void PublishDelta(const v1::RankingDelta& delta, ratings::Model model);
+  prometheus::Counter& DeltasPublished(ratings::Model model);
   void UpdateMlGauges(const LivePool& pool);
 
   const DaemonConfig& config_;
@@ -67,8 +69,12 @@ class RecordProcessor {
   };
   absl::flat_hash_map<int32_t, PartitionCounters> partition_counters_;
   absl::flat_hash_map<std::string, prometheus::Counter*> pool_results_;
-  absl::flat_hash_map<std::string, prometheus::Counter*> deltas_published_;
+  std::array<prometheus::Counter*, ratings::kModels.size()> deltas_published_ = {};
+  ResultDecoder decoder_;
   DeltaBatcher batcher_;
+  // ratingd_update_duration_seconds observes one result in this many (docs/CONTRACTS.md §3).
+  static constexpr uint64_t kUpdateTimingSample = 16;
+  uint64_t applied_ = 0;
   std::vector<v1::RankingDelta> deltas_scratch_;  // reused per record
   std::string bytes_scratch_;
 };

@@ -26,7 +26,15 @@ const std::vector<std::string>& RejectionReasons() {
 
 std::variant<DecodedResult, Rejection> DecodeResult(absl::string_view key, absl::string_view value,
                                                     const ratings::ResultLimits& limits) {
-  v1::GameResult message;
+  ResultDecoder decoder;
+  std::variant<const DecodedResult*, Rejection> decoded = decoder.Decode(key, value, limits);
+  if (auto* rejection = std::get_if<Rejection>(&decoded)) return std::move(*rejection);
+  return *std::get<const DecodedResult*>(decoded);
+}
+
+std::variant<const DecodedResult*, Rejection> ResultDecoder::Decode(
+    absl::string_view key, absl::string_view value, const ratings::ResultLimits& limits) {
+  v1::GameResult& message = message_;
   if (!message.ParseFromArray(value.data(), static_cast<int>(value.size()))) {
     return Rejection{"unparseable",
                      absl::StrCat("not a ratingd.v1.GameResult (", value.size(), " bytes)")};
@@ -43,13 +51,14 @@ std::variant<DecodedResult, Rejection> DecodeResult(absl::string_view key, absl:
                      absl::StrCat("too many standings (", message.standings_size(), " > limit ",
                                   limits.max_standings, ")")};
   }
-  DecodedResult decoded{ratings::io::RecordFromProto(message), message.event_time()};
+  ratings::io::RecordFromProto(message, &decoded_.record);
+  decoded_.event_time = message.event_time();
   std::string why;
-  const ratings::ResultProblem problem = ratings::CheckResult(decoded.record.result, limits, &why);
+  const ratings::ResultProblem problem = ratings::CheckResult(decoded_.record.result, limits, &why);
   if (problem != ratings::ResultProblem::kNone) {
     return Rejection{std::string(ratings::ResultProblemName(problem)), std::move(why)};
   }
-  return decoded;
+  return &decoded_;
 }
 
 }  // namespace ratingd

@@ -8,6 +8,7 @@
 
 #include "absl/strings/string_view.h"
 #include "google/protobuf/timestamp.pb.h"
+#include "ratingd/v1/game_result.pb.h"
 #include "ratings/io/read_results.h"
 #include "ratings/result.h"
 
@@ -34,5 +35,19 @@ const std::vector<std::string>& RejectionReasons();
 // are tolerated (newer producers, compatible evolution).
 std::variant<DecodedResult, Rejection> DecodeResult(absl::string_view key, absl::string_view value,
                                                     const ratings::ResultLimits& limits);
+
+// DecodeResult for the hot path: the message and the decoded result live in the decoder and
+// are reused from one record to the next, so a record costs no allocation once the strings
+// and vectors have grown to size. The result is valid until the next Decode.
+class ResultDecoder {
+ public:
+  std::variant<const DecodedResult*, Rejection> Decode(absl::string_view key,
+                                                       absl::string_view value,
+                                                       const ratings::ResultLimits& limits);
+
+ private:
+  v1::GameResult message_;
+  DecodedResult decoded_;
+};
 
 }  // namespace ratingd

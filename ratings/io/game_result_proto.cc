@@ -1,5 +1,6 @@
 #include "ratings/io/game_result_proto.h"
 
+#include <optional>
 #include <utility>
 
 #include "ratings/status_macros.h"
@@ -17,19 +18,23 @@ absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
 
 ResultRecord RecordFromProto(const ratingd::v1::GameResult& message) {
   ResultRecord record;
-  record.pool = message.pool();
-  record.game_id = message.game_id();
-  record.task = message.task();
-  record.result.weight = message.has_weight() ? message.weight() : 1.0;
-  record.result.standings.reserve(message.standings_size());
-  for (const ratingd::v1::Standing& s : message.standings()) {
-    Standing standing;
-    standing.agent = s.agent();
-    standing.rank = s.rank();
-    if (s.has_score()) standing.score = s.score();
-    record.result.standings.push_back(std::move(standing));
-  }
+  RecordFromProto(message, &record);
   return record;
+}
+
+void RecordFromProto(const ratingd::v1::GameResult& message, ResultRecord* record) {
+  record->pool.assign(message.pool());
+  record->game_id.assign(message.game_id());
+  record->task.assign(message.task());
+  record->result.weight = message.has_weight() ? message.weight() : 1.0;
+  record->result.standings.resize(static_cast<size_t>(message.standings_size()));
+  for (int i = 0; i < message.standings_size(); ++i) {
+    const ratingd::v1::Standing& s = message.standings(i);
+    Standing& standing = record->result.standings[static_cast<size_t>(i)];
+    standing.agent.assign(s.agent());
+    standing.rank = s.rank();
+    standing.score = s.has_score() ? std::optional<double>(s.score()) : std::nullopt;
+  }
 }
 
 ratingd::v1::GameResult ToProto(const ResultRecord& record) {

@@ -16,6 +16,8 @@ absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
 
 // The conversion alone, with no check (callers classify problems themselves).
 ResultRecord RecordFromProto(const ratingd::v1::GameResult& message);
+// The same into *record, reusing its strings' and vectors' storage (the daemon's hot path).
+void RecordFromProto(const ratingd::v1::GameResult& message, ResultRecord* record);
 
 // The inverse, for producers and tests: pool, game id, task, standings, weight.
 ratingd::v1::GameResult ToProto(const ResultRecord& record);

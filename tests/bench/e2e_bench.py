@@ -14,7 +14,6 @@ Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). Two phase
      each elo delta arrives; visible_p50/p99 are arrival - event time over every result.
 """
 import argparse
-import datetime
 import json
 import os
 import random
@@ -62,22 +61,19 @@ def quantile(m, name, q):
 
 
 def watch_visibility(ratingctl, brokers, topic):
-    """Starts a read_committed reader of the deltas topic from its end; returns the process and
-    the list it fills with (arrival - event time) in seconds, one per elo delta."""
+    """Starts a read_committed reader of the deltas topic from its end (`ratingctl tail --lag`:
+    one '<model> <ms>' line per delta, its arrival minus its event time); returns the process
+    and the list it fills with those times in seconds, one per elo delta."""
     proc = subprocess.Popen([ratingctl, "tail", "--brokers=" + brokers, "--topic=" + topic,
-                             "--type=deltas", "--from_end"],
+                             "--type=deltas", "--from_end", "--lag"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     seen = []
 
     def read():
         for line in proc.stdout:
-            now = time.time()
-            if '"model": "elo"' not in line and '"model":"elo"' not in line:
-                continue
-            stamp = json.loads(line).get("event_time")
-            if stamp:
-                event = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-                seen.append(now - event)
+            model, _, ms = line.partition(" ")
+            if model == "elo":
+                seen.append(float(ms) / 1e3)
 
     threading.Thread(target=read, daemon=True).start()
     return proc, seen
