@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -51,6 +52,7 @@ class Daemon {
   RdKafka::DeliveryReportCb* delivery_cb();
   absl::Status CreateClients();
   absl::Status CreateTopics();
+  absl::Status WarmOutputTopics();
   void OnMessage(RdKafka::Message& message);
   void OnAssign(std::vector<RdKafka::TopicPartition*>& partitions);
   void OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions);
@@ -63,6 +65,8 @@ class Daemon {
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
   std::unique_ptr<RdKafka::Producer> producer_;
   std::unique_ptr<RdKafka::KafkaConsumer> snapshot_reader_;
+  // Topic handles of the producer and the snapshot reader, kept so their leaders stay known.
+  std::vector<std::unique_ptr<RdKafka::Topic>> output_topics_;
   std::unique_ptr<KafkaOutputSink> sink_;
   std::unique_ptr<KafkaResultsInput> input_;
   std::unique_ptr<KafkaSnapshotSource> snapshots_;

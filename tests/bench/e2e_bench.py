@@ -170,6 +170,8 @@ def main():
     idiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(ing + "_bucket")}
     com = "ratingd_transaction_commit_duration_seconds"
     cdiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(com + "_bucket")}
+    snp = "ratingd_snapshot_duration_seconds"
+    ndiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(snp + "_bucket")}
     txn = {o: m1.get('ratingd_transactions_total{outcome="%s"}' % o, 0) -
            m0.get('ratingd_transactions_total{outcome="%s"}' % o, 0)
            for o in ("committed", "aborted")}
@@ -193,6 +195,8 @@ def main():
         "commit_p50_ms": round(quantile(cdiff, com, 0.5) * 1e3, 3) if cdiff else None,
         "commit_p99_ms": round(quantile(cdiff, com, 0.99) * 1e3, 3) if cdiff else None,
         "latency_phase_transactions": txn,
+        "latency_phase_snapshots": ndiff.get(snp + '_bucket{le="+Inf"}', 0),
+        "snapshot_p99_ms": round(quantile(ndiff, snp, 0.99) * 1e3, 3) if ndiff else None,
         "ml_solve_every": a.ml_solve_every}))
 
 
