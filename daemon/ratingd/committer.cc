@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "daemon/ratingd/log.h"
@@ -66,11 +67,8 @@ void Committer::ProduceSnapshots(bool all, std::vector<PendingFile>* files) {
     state.snapshot_due = false;
     if (state.snapshot_offset == state.next_offset) continue;
     const auto start = std::chrono::steady_clock::now();
-    v1::Snapshot snapshot = state.ToSnapshot(fingerprint_);
-    snapshot.set_group(config_.group);
-    snapshot.set_written_unix_ms(absl::ToUnixMillis(clock_->Now()));
-    auto bytes = std::make_shared<std::string>();
-    snapshot.SerializeToString(bytes.get());
+    auto bytes = std::make_shared<std::string>(
+        state.SerializeSnapshot(fingerprint_, config_.group, absl::ToUnixMillis(clock_->Now())));
     for (ChunkRecord& chunk : SplitSnapshot(config_.group, config_.results_topic, p,
                                             state.next_offset, next_snapshot_id_++, *bytes)) {
       absl::Status s = sink_->SnapshotChunk(p, chunk.key, chunk.value);
@@ -99,10 +97,13 @@ bool Committer::InjectAbort() {
   return false;
 }
 
+void Committer::StartSnapshots() {
+  if (open_) ProduceSnapshots(/*all=*/true, &files_);
+}
+
 absl::Status Committer::Commit(bool with_snapshots) {
   if (!open_) return absl::FailedPreconditionError("no transaction is open");
-  std::vector<PendingFile> files;
-  ProduceSnapshots(with_snapshots, &files);
+  ProduceSnapshots(with_snapshots, &files_);
   const std::vector<PartitionOffset> offsets = OffsetsToCommit();
   if (sink_->produced() == 0 && offsets.empty()) {
     started_ = clock_->Now();  // nothing to commit; the transaction stays open
@@ -110,18 +111,18 @@ absl::Status Committer::Commit(bool with_snapshots) {
     metrics_->last_commit().Set(UnixSeconds(clock_->Now()));
     // Every caught-up partition's committed snapshot is current.
     if (with_snapshots) metrics_->last_snapshot().Set(UnixSeconds(clock_->Now()));
-    return absl::OkStatus();
+    return absl::OkStatus();  // (no file is pending: nothing was produced)
   }
   if (InjectAbort()) return absl::AbortedError("fault injection");
   const absl::Time start = clock_->Now();
   absl::Status s = sink_->Commit(offsets);
   if (!s.ok()) return s;
-  Committed(offsets, std::move(files), with_snapshots, start);
+  Committed(offsets, start);
   return Begin();
 }
 
-void Committer::Committed(const std::vector<PartitionOffset>& offsets,
-                          std::vector<PendingFile> files, bool with_snapshots, absl::Time start) {
+void Committer::Committed(const std::vector<PartitionOffset>& offsets, absl::Time start) {
+  std::vector<PendingFile> files = std::exchange(files_, {});
   open_ = false;
   const absl::Time now = clock_->Now();
   metrics_->Transactions("committed").Increment();
@@ -131,7 +132,7 @@ void Committer::Committed(const std::vector<PartitionOffset>& offsets,
     if (PartitionState* state = registry_->Find(o.partition))
       state->committed_offset = o.next_offset;
   }
-  if (with_snapshots) metrics_->last_snapshot().Set(UnixSeconds(now));
+  if (!files.empty()) metrics_->last_snapshot().Set(UnixSeconds(now));
   // The committed snapshots also go to local files: a restart on this host whose
   // committed offset is still the file's skips reading the snapshots topic.
   for (PendingFile& f : files) {
@@ -152,6 +153,7 @@ absl::Status Committer::Abort() {
   absl::Status s = sink_->Abort();
   if (!s.ok()) return s;
   open_ = false;
+  files_.clear();  // their snapshots were in the aborted transaction
   metrics_->Transactions("aborted").Increment();
   return absl::OkStatus();
 }

@@ -47,6 +47,12 @@ class Committer {
   absl::Status Commit(bool with_snapshots);
   // Aborts the open transaction.
   absl::Status Abort();
+  // Snapshots every held partition whose offset moved since its last snapshot into the
+  // open transaction, just begun: called right after a commit when SnapshotsDue(), the
+  // snapshots hold the state at the offsets just committed and their chunks are delivered
+  // while the transaction goes on, so that no commit waits for them (docs/ARCHITECTURE.md
+  // §4.2). They commit with it.
+  void StartSnapshots();
   bool open() const { return open_; }
   // No fault injection from now on (the final commits of a shutdown or revocation).
   void set_stopping() { stopping_ = true; }
@@ -69,8 +75,7 @@ class Committer {
   std::vector<PartitionOffset> OffsetsToCommit() const;
   // Abort the transaction instead of committing it (RATINGD_FAULT_ABORT_EVERY).
   bool InjectAbort();
-  void Committed(const std::vector<PartitionOffset>& offsets, std::vector<PendingFile> files,
-                 bool with_snapshots, absl::Time start);
+  void Committed(const std::vector<PartitionOffset>& offsets, absl::Time start);
 
   const DaemonConfig& config_;
   const std::string& fingerprint_;
@@ -86,6 +91,7 @@ class Committer {
   uint64_t attempts_ = 0;
   absl::Time last_snapshot_;
   uint64_t next_snapshot_id_;
+  std::vector<PendingFile> files_;  // snapshots in the open transaction: files once it commits
 
   absl::Mutex written_mu_;
   std::vector<absl::Status> write_failures_ ABSL_GUARDED_BY(written_mu_);

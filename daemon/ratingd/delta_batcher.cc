@@ -4,27 +4,13 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/ratingd/wire_format.h"
 
 namespace ratingd {
-namespace {
 
-// Protobuf wire format: a field key is (number << 3) | wire type; type 2 is
-// length-delimited (strings, bytes, messages), its length a base-128 varint.
-void AppendVarint(uint64_t v, std::string& out) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
-void AppendLengthDelimited(uint32_t field, absl::string_view bytes, std::string& out) {
-  AppendVarint((field << 3) | 2, out);
-  AppendVarint(bytes.size(), out);
-  out.append(bytes.data(), bytes.size());
-}
-
-}  // namespace
+using wire::AppendLengthDelimited;
+using wire::AppendLengthDelimitedKey;
+using wire::AppendVarint;
 
 DeltaBatchRecord& DeltaBatcher::Open(absl::string_view pool, absl::string_view model) {
   key_scratch_.clear();
@@ -58,7 +44,7 @@ void DeltaBatcher::Add(absl::string_view pool, absl::string_view model,
 void DeltaBatcher::Add(const v1::RankingDelta& delta, int64_t event_unix_us) {
   DeltaBatchRecord& batch = Open(delta.pool(), delta.model());
   const size_t size = delta.ByteSizeLong();
-  AppendVarint((3 << 3) | 2, batch.value);  // RankingDeltaBatch.deltas, length-delimited
+  AppendLengthDelimitedKey(3, batch.value);  // RankingDeltaBatch.deltas
   AppendVarint(size, batch.value);
   const size_t at = batch.value.size();
   batch.value.resize(at + size);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "daemon/model_params.h"
+#include "daemon/ratingd/wire_format.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
 
@@ -90,6 +91,23 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapsho
 }
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {
+  v1::PoolSnapshot s = ToSnapshotWithoutGameIds();
+  s.mutable_recent_game_ids()->Reserve(static_cast<int>(dedup_.size()));
+  for (const std::string& id : dedup_.ids()) s.add_recent_game_ids(id);
+  return s;
+}
+
+std::string LivePool::SnapshotBytes() const {
+  std::string out = ToSnapshotWithoutGameIds().SerializeAsString();
+  size_t ids = 0;
+  for (const std::string& id : dedup_.ids()) ids += wire::LengthDelimitedSize(id.size());
+  out.reserve(out.size() + ids);
+  constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
+  for (const std::string& id : dedup_.ids()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
+  return out;
+}
+
+v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   const ratings::PoolState state = pool_.ExportState();
   v1::PoolSnapshot s;
   s.set_pool(name_);
@@ -113,8 +131,6 @@ v1::PoolSnapshot LivePool::ToSnapshot() const {
     m.set_iterations(state.ml->iterations);
     m.set_averaging_step(state.ml->averaging_step);
   }
-  s.mutable_recent_game_ids()->Reserve(static_cast<int>(dedup_.size()));
-  for (const std::string& id : dedup_.ids()) s.add_recent_game_ids(id);
   s.set_elo_sequence(elo_sequence_);
   s.set_sco_sequence(sco_sequence_);
   s.set_ml_sequence(ml_sequence_);

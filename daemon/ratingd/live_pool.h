@@ -64,6 +64,9 @@ class LivePool {
   LivePool& operator=(const LivePool&) = delete;
 
   v1::PoolSnapshot ToSnapshot() const;
+  // The serialised ToSnapshot(), built without copying the game ids into the message first
+  // (they are most of a snapshot: docs/ARCHITECTURE.md §5). Parses to ToSnapshot().
+  std::string SnapshotBytes() const;
 
   enum class Outcome { kApplied, kDuplicate };
   // Applies a result unless its game id is in the window (kDuplicate: nothing changes).
@@ -101,6 +104,8 @@ class LivePool {
 
  private:
   LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool);
+  // ToSnapshot without the game ids (SnapshotBytes appends them).
+  v1::PoolSnapshot ToSnapshotWithoutGameIds() const;
   // The kept order of elo or sco.
   const ratings::RankedOrder& Order(ratings::Model model) const;
   void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "daemon/model_params.h"
+#include "daemon/ratingd/wire_format.h"
 #include "ratings/model.h"
 #include "ratings/status_macros.h"
 
@@ -93,6 +94,25 @@ absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
     }
   }
   return state;
+}
+
+std::string PartitionState::SerializeSnapshot(const std::string& params_fingerprint,
+                                              const std::string& group,
+                                              int64_t written_unix_ms) const {
+  v1::Snapshot s;
+  s.set_format(kSnapshotFormat);
+  v1::PartitionOffset* offset = s.add_offsets();
+  offset->set_topic(topic);
+  offset->set_partition(partition);
+  offset->set_next_offset(next_offset);
+  s.set_params_fingerprint(params_fingerprint);
+  s.set_group(group);
+  s.set_written_unix_ms(written_unix_ms);
+  std::string out = s.SerializeAsString();
+  for (const auto& [name, pool] : pools) {
+    wire::AppendLengthDelimited(v1::Snapshot::kPoolsFieldNumber, pool->SnapshotBytes(), out);
+  }
+  return out;
 }
 
 std::string ParamsFingerprint(const LivePoolConfig& config) {

@@ -44,6 +44,10 @@ struct PartitionState {
   // (the replayed records were emitted before). Never negative.
   int64_t Lag(int64_t low, int64_t high) const;
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
+  // ToSnapshot with `group` and `written_unix_ms` set, serialised without building the pools'
+  // messages whole (LivePool::SnapshotBytes). Parses to the same message.
+  std::string SerializeSnapshot(const std::string& params_fingerprint, const std::string& group,
+                                int64_t written_unix_ms) const;
   // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
   // pool does not restore (the message names the pool and the problem).
   static absl::StatusOr<PartitionState> FromSnapshot(v1::Snapshot snapshot,

@@ -98,7 +98,9 @@ void Pipeline::Tick(bool input_idle) {
   processor_.AcceptMlSolutions();
   if (queries_.pending()) responder_.Serve(queries_);
   leaderboards_.Publish(registry_, *sink_, false);
-  if (committer_.CommitDue(input_idle)) CommitNow(committer_.SnapshotsDue());
+  if (committer_.CommitDue(input_idle) && CommitNow(false) && committer_.SnapshotsDue()) {
+    committer_.StartSnapshots();
+  }
   committer_.FinishSnapshotWrites();
   UpdatePartitionMetrics();
   UpdateReadiness();

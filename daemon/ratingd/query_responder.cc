@@ -34,15 +34,24 @@ bool ModelOn(const ratings::Pool& pool, ratings::Model model) {
 
 // The ml report with its ranking cut to the first `limit` agents (0: all), and its
 // extra.lottery to the agents listed, as PoolReport(kMl, pool, limit) gives it.
+// Copies only what it keeps (every field of RatingReport): clients polling a large pool
+// with a small limit are served
+// without copying its whole ranking and lottery each time.
 v1::RatingReport Truncated(const v1::RatingReport& full, size_t limit) {
-  v1::RatingReport report = full;
   const int keep = static_cast<int>(limit);
-  if (limit == 0 || keep >= report.ranking_size()) return report;
-  auto& lottery = *(*report.mutable_extra()->mutable_fields())["lottery"]
-                       .mutable_struct_value()
-                       ->mutable_fields();
-  for (int i = keep; i < report.ranking_size(); ++i) lottery.erase(report.ranking(i).agent());
-  report.mutable_ranking()->DeleteSubrange(keep, report.ranking_size() - keep);
+  if (limit == 0 || keep >= full.ranking_size()) return full;
+  v1::RatingReport report;
+  report.set_method(full.method());
+  report.set_agents(full.agents());
+  report.set_results(full.results());
+  for (int i = 0; i < keep; ++i) *report.add_ranking() = full.ranking(i);
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  for (const auto& [name, value] : full.extra().fields()) {
+    if (name != "lottery") extra[name] = value;
+  }
+  const auto& lottery = full.extra().fields().at("lottery").struct_value().fields();
+  auto& kept = *extra["lottery"].mutable_struct_value()->mutable_fields();
+  for (const v1::RankedAgent& r : report.ranking()) kept[r.agent()] = lottery.at(r.agent());
   return report;
 }
 

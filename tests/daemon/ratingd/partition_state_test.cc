@@ -214,3 +214,41 @@ TEST(PartitionStateTest, LagCountsWhatIsNotYetEmitted) {
 
 }  // namespace
 }  // namespace ratingd
+
+namespace ratingd {
+namespace {
+
+TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
+  // SerializeSnapshot writes the game ids by hand; protobuf's own serialisation of
+  // ToSnapshot (group and time set) is the independent reference: both parse to equal
+  // messages, game ids in the same order.
+  LivePoolConfig config;
+  config.ml_solve_every = 4;
+  const std::string fp = ParamsFingerprint(config);
+  PartitionState state;
+  state.topic = "t";
+  state.partition = 3;
+  state.next_offset = 41;
+  for (const std::string name : {"chess", "go"}) {
+    LivePool* pool = *state.GetOrCreate(name, config);
+    for (int i = 0; i < 40; ++i) {
+      // Game ids of 1 to 200 bytes: one- and two-byte length prefixes.
+      const std::string id = absl::StrCat(name, std::string(static_cast<size_t>(i * 5), 'x'), i);
+      absl::StatusOr<Applied> a =
+          Apply(*pool, Order({absl::StrCat("a", i % 6), absl::StrCat("a", (i + 1) % 6)}), id);
+      ASSERT_THAT(a, IsOk());
+      if (a->job) pool->AcceptMlSolution(LivePool::Solve(*std::move(a->job)));
+    }
+  }
+  v1::Snapshot expected = state.ToSnapshot(fp);
+  expected.set_group("g");
+  expected.set_written_unix_ms(1234);
+  v1::Snapshot parsed;
+  ASSERT_TRUE(parsed.ParseFromString(state.SerializeSnapshot(fp, "g", 1234)));
+  EXPECT_EQ(Bytes(parsed), Bytes(expected));
+  ASSERT_EQ(parsed.pools_size(), 2);
+  EXPECT_EQ(parsed.pools(1).recent_game_ids_size(), 40);
+}
+
+}  // namespace
+}  // namespace ratingd

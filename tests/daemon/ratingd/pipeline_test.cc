@@ -229,7 +229,10 @@ TEST(PipelineTest, NewOwnerRestoresTheSnapshotAndReplaysWithoutEmitting) {
   EXPECT_EQ(broker.commits, 1);
   EXPECT_TRUE(broker.snapshots.empty());
   AppendGames(broker, 0, "chess", 4, 2);
-  ProcessAndCommit(a, clock);                 // 30.099 s: this commit carries the snapshot
+  ProcessAndCommit(a, clock);  // 30.099 s: the snapshot (of offset 6) starts after this commit
+  EXPECT_TRUE(broker.snapshots.empty());
+  clock.Advance(a.config.commit_interval);
+  a.consumer.Poll();                          // the next commit carries it
   ASSERT_EQ(broker.snapshots[0].size(), 1u);  // one chunk: far below 512 KiB
   FakeSnapshotSource topic(&broker, a.config.group, a.config.results_topic);
   absl::StatusOr<std::optional<v1::Snapshot>> snapshot = topic.Latest(0);
