@@ -54,5 +54,7 @@ done
 step "benchmarks smoke run"
 build/ci/tests/bench/models_bench --benchmark_min_time=0.001 --benchmark_filter='BM_(Elo|Sco)Update/agents:1000/k:2' >/dev/null
 echo "models_bench runs"
+build/ci/tests/bench/record_path_bench --benchmark_min_time=0.001 --benchmark_filter='BM_RecordPath/0' >/dev/null
+echo "record_path_bench runs"
 
 step "all tests passed"
