@@ -142,7 +142,7 @@ void Committer::Committed(const std::vector<PartitionOffset>& offsets, absl::Tim
     writer_.Submit([this, path, bytes = std::move(f.bytes)] {
       absl::StatusOr<size_t> written = WriteSnapshotBytes(path, *bytes);
       if (written.ok()) return;
-      absl::MutexLock lock(&written_mu_);
+      MutexLock lock(&written_mu_);
       write_failures_.push_back(written.status());
     });
   }
@@ -161,7 +161,7 @@ absl::Status Committer::Abort() {
 void Committer::FinishSnapshotWrites() {
   std::vector<absl::Status> failures;
   {
-    absl::MutexLock lock(&written_mu_);
+    MutexLock lock(&written_mu_);
     failures.swap(write_failures_);
   }
   for (const absl::Status& failure : failures) {

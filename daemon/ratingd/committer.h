@@ -13,12 +13,12 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "daemon/ratingd/background_worker.h"
 #include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/mutex.h"
 #include "daemon/ratingd/output_sink.h"
 #include "daemon/ratingd/partition_registry.h"
 
@@ -93,7 +93,7 @@ class Committer {
   uint64_t next_snapshot_id_;
   std::vector<PendingFile> files_;  // snapshots in the open transaction: files once it commits
 
-  absl::Mutex written_mu_;
+  Mutex written_mu_;
   std::vector<absl::Status> write_failures_ ABSL_GUARDED_BY(written_mu_);
   BackgroundWorker writer_;  // last: joined first, while the members above exist
 };

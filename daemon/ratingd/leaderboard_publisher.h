@@ -4,7 +4,7 @@
 //
 // After any handover, crash or rollback, every pool of a partition reaching its committed
 // point is marked due (MarkAllDue), so the last leaderboard of each key always catches up
-// with its last delta (docs/ARCHITECTURE.md §4.3).
+// with its last delta (docs/ARCHITECTURE.md §4.7).
 #pragma once
 
 #include <cstddef>

@@ -19,6 +19,7 @@
 #include "daemon/kafka/client_config.h"
 #include "daemon/model_params.h"
 #include "daemon/param_table.h"
+#include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/daemon.h"
 #include "daemon/ratingd/http_api.h"
 #include "daemon/ratingd/metrics.h"
@@ -130,55 +131,14 @@ absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOp
   return absl::OkStatus();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
-  const std::vector<std::string>& params = line.params;
-  if (line.positional.size() > 1) {
-    return Fail(absl::StrCat("unexpected argument '", line.positional[1], "'"));
-  }
-
-  ratingd::DaemonConfig config;
-  config.brokers = absl::GetFlag(FLAGS_brokers);
-  config.group = absl::GetFlag(FLAGS_group);
-  config.instance_id = absl::GetFlag(FLAGS_instance_id);
-  config.results_topic = absl::GetFlag(FLAGS_results_topic);
-  config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
-  config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
-  config.dlq_topic = absl::GetFlag(FLAGS_dlq_topic);
-  if (const std::string format = absl::GetFlag(FLAGS_delta_format); format == "batch") {
-    config.delta_format = ratingd::DaemonConfig::DeltaFormat::kBatch;
-  } else if (format == "single") {
-    config.delta_format = ratingd::DaemonConfig::DeltaFormat::kSingle;
-  } else {
-    return Fail(absl::StrCat("--delta-format: '", format, "' is not batch or single"));
-  }
-  config.dlq_max_bytes = absl::GetFlag(FLAGS_dlq_max_bytes);
-  config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
-  config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
-  config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);
-  config.snapshots_topic = absl::GetFlag(FLAGS_snapshots_topic);
-  if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
-  config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
-  config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
-  config.min_commit_interval = absl::GetFlag(FLAGS_min_commit_interval);
-  if (const char* every = std::getenv("RATINGD_FAULT_ABORT_EVERY"); every != nullptr) {
-    if (!absl::SimpleAtoi(every, &config.fault_abort_every)) {
-      return Fail("RATINGD_FAULT_ABORT_EVERY must be a number of transactions");
-    }
-  }
-  config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
-  config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
-  config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
-  config.ready_max_lag = absl::GetFlag(FLAGS_ready_max_lag);
-  config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
-  ratings::PoolOptions& options = config.pool.options;
+// --models: the online models to keep.
+absl::Status ApplyModels(const std::string& list, ratings::PoolOptions& options) {
   options.elo = options.sco = options.ml = false;
-  for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_models), ',', absl::SkipEmpty())) {
+  for (absl::string_view m : absl::StrSplit(list, ',', absl::SkipEmpty())) {
     const std::optional<ratings::Model> model = ratings::ParseModel(m);
     if (!model.has_value()) {
-      return Fail(absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
     }
     switch (*model) {
       case ratings::Model::kElo:
@@ -192,22 +152,72 @@ int main(int argc, char** argv) {
         break;
     }
   }
-  if (!options.elo && !options.sco && !options.ml) return Fail("--models: name at least one");
-  options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
-  options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
+  if (!options.elo && !options.sco && !options.ml) {
+    return absl::InvalidArgumentError("--models: name at least one");
+  }
+  return absl::OkStatus();
+}
+
+// The flags as a configuration; InvalidArgument naming the flag to fix.
+absl::StatusOr<ratingd::DaemonConfig> ConfigFromFlags(const ratingd::CommandLine& line) {
+  ratingd::DaemonConfig config;
+  config.brokers = absl::GetFlag(FLAGS_brokers);
+  config.group = absl::GetFlag(FLAGS_group);
+  config.instance_id = absl::GetFlag(FLAGS_instance_id);
+  config.results_topic = absl::GetFlag(FLAGS_results_topic);
+  config.deltas_topic = absl::GetFlag(FLAGS_deltas_topic);
+  config.leaderboards_topic = absl::GetFlag(FLAGS_leaderboards_topic);
+  config.dlq_topic = absl::GetFlag(FLAGS_dlq_topic);
+  if (const std::string format = absl::GetFlag(FLAGS_delta_format); format == "batch") {
+    config.delta_format = ratingd::DaemonConfig::DeltaFormat::kBatch;
+  } else if (format == "single") {
+    config.delta_format = ratingd::DaemonConfig::DeltaFormat::kSingle;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--delta-format: '", format, "' is not batch or single"));
+  }
+  config.dlq_max_bytes = absl::GetFlag(FLAGS_dlq_max_bytes);
+  config.topic_partitions = absl::GetFlag(FLAGS_topic_partitions);
+  config.topic_replication = absl::GetFlag(FLAGS_topic_replication);
+  config.snapshot_dir = absl::GetFlag(FLAGS_snapshot_dir);
+  config.snapshots_topic = absl::GetFlag(FLAGS_snapshots_topic);
+  if (config.snapshots_topic.empty()) config.snapshots_topic = config.group + ".snapshots";
+  config.transactional_id = absl::GetFlag(FLAGS_transactional_id);
+  config.commit_interval = absl::GetFlag(FLAGS_commit_interval);
+  config.min_commit_interval = absl::GetFlag(FLAGS_min_commit_interval);
+  if (const char* every = std::getenv("RATINGD_FAULT_ABORT_EVERY"); every != nullptr) {
+    if (!absl::SimpleAtoi(every, &config.fault_abort_every)) {
+      return absl::InvalidArgumentError(
+          "RATINGD_FAULT_ABORT_EVERY must be a number of transactions");
+    }
+  }
+  config.snapshot_interval = absl::GetFlag(FLAGS_snapshot_interval);
+  config.leaderboard_interval = absl::GetFlag(FLAGS_leaderboard_interval);
+  config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
+  config.ready_max_lag = absl::GetFlag(FLAGS_ready_max_lag);
+  config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
+  if (absl::Status s = ApplyModels(absl::GetFlag(FLAGS_models), config.pool.options); !s.ok()) {
+    return s;
+  }
+  config.pool.options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
+  config.pool.options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
   config.pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
   config.pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
   config.pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
-  if (config.pool.dedup_window == 0) return Fail("--dedup-window must be >= 1");
-  if (absl::Status s = ApplyParams(params, options); !s.ok()) return Fail(std::string(s.message()));
-  auto properties =
-      ratingd::ParseKafkaProperties(line.kafka, absl::GetFlag(FLAGS_kafka_config_file));
-  if (!properties.ok()) return Fail(std::string(properties.status().message()));
-  config.kafka = *properties;
-
-  if (absl::Status s = ratingd::ValidateDaemonConfig(config); !s.ok()) {
-    return Fail(std::string(s.message()));
+  if (config.pool.dedup_window == 0) {
+    return absl::InvalidArgumentError("--dedup-window must be >= 1");
   }
+  if (absl::Status s = ApplyParams(line.params, config.pool.options); !s.ok()) return s;
+  absl::StatusOr<ratingd::KafkaProperties> properties =
+      ratingd::ParseKafkaProperties(line.kafka, absl::GetFlag(FLAGS_kafka_config_file));
+  if (!properties.ok()) return properties.status();
+  config.kafka = *std::move(properties);
+  if (absl::Status s = ratingd::ValidateDaemonConfig(config); !s.ok()) return s;
+  return config;
+}
+
+// Metrics, the daemon and its HTTP API until a signal: the exit code.
+int Serve(const ratingd::DaemonConfig& config) {
   ratingd::Metrics metrics(config.metrics_max_pools, RdKafka::version_str());
   std::unique_ptr<prometheus::Exposer> exposer;
   try {
@@ -217,15 +227,14 @@ int main(int argc, char** argv) {
                              ": cannot listen (", e.what(), ")"));
   }
   exposer->RegisterCollectable(metrics.registry());
-  exposer->RegisterCollectable(std::make_shared<ratingd::ProcessMetrics>());
-
+  exposer->RegisterCollectable(
+      std::make_shared<ratingd::ProcessMetrics>(ratingd::SystemClock().Now()));
   absl::StatusOr<std::unique_ptr<ratingd::Daemon>> daemon =
       ratingd::Daemon::Create(config, &metrics);
   if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
   auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address), &(*daemon)->queries(),
                                       &(*daemon)->readiness());
   if (!http.ok()) return Fail(std::string(http.status().message()));
-
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);
   std::fprintf(
@@ -240,4 +249,16 @@ int main(int argc, char** argv) {
   }
   std::cerr << "ratingd: stopped cleanly\n";
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  if (line.positional.size() > 1) {
+    return Fail(absl::StrCat("unexpected argument '", line.positional[1], "'"));
+  }
+  absl::StatusOr<ratingd::DaemonConfig> config = ConfigFromFlags(line);
+  if (!config.ok()) return Fail(std::string(config.status().message()));
+  return Serve(*config);
 }

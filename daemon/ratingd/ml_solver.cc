@@ -14,7 +14,7 @@ void MlSolver::Submit(MlJob job, MlTicket ticket) {
     MlSolution solution = LivePool::Solve(std::move(*shared));
     metrics_->ml_solve_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     solved_.push_back({std::move(solution), ticket});
   });
 }
@@ -22,7 +22,7 @@ void MlSolver::Submit(MlJob job, MlTicket ticket) {
 std::vector<SolvedMl> MlSolver::TakeSolved() {
   std::vector<SolvedMl> solved;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     solved.swap(solved_);
   }
   in_flight_ -= solved.size();

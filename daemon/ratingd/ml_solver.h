@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "daemon/ratingd/background_worker.h"
 #include "daemon/ratingd/live_pool.h"
 #include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/mutex.h"
 
 namespace ratingd {
 
@@ -52,7 +52,7 @@ class MlSolver {
  private:
   Metrics* metrics_;
   size_t in_flight_ = 0;  // consumer thread only
-  absl::Mutex mu_;
+  Mutex mu_;
   std::vector<SolvedMl> solved_ ABSL_GUARDED_BY(mu_);
   BackgroundWorker worker_;  // last: joined first, while the members above exist
 };

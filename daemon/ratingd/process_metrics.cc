@@ -7,8 +7,6 @@
 #include <sstream>
 #include <string>
 
-#include "absl/time/clock.h"
-
 namespace ratingd {
 namespace {
 
@@ -53,9 +51,8 @@ bool ReadStat(double* cpu_ticks, double* start_ticks) {
 
 }  // namespace
 
-ProcessMetrics::ProcessMetrics() {
-  start_time_seconds_ = absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch());
-}
+ProcessMetrics::ProcessMetrics(absl::Time start_time)
+    : start_time_seconds_(absl::ToDoubleSeconds(start_time - absl::UnixEpoch())) {}
 
 std::vector<prometheus::MetricFamily> ProcessMetrics::Collect() const {
   std::vector<prometheus::MetricFamily> out;

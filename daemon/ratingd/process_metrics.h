@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "absl/time/time.h"
 #include "prometheus/collectable.h"
 #include "prometheus/metric_family.h"
 
@@ -11,7 +12,8 @@ namespace ratingd {
 
 class ProcessMetrics : public prometheus::Collectable {
  public:
-  ProcessMetrics();
+  // `start_time`: when the process started (process_start_time_seconds).
+  explicit ProcessMetrics(absl::Time start_time);
   std::vector<prometheus::MetricFamily> Collect() const override;
 
  private:

@@ -108,7 +108,7 @@ void QueryResponder::Answer(const Query& query, Reply reply) {
 void QueryResponder::AnswerMl(const Query& query, const LivePool& live, Reply reply) {
   std::shared_ptr<const v1::RatingReport> kept;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     auto answer = answers_.find(query.pool);
     if (answer != answers_.end() && (answer->second.results == live.pool().results() ||
                                      clock_->Now() - answer->second.solved_at < kMlAnswerMaxAge)) {
@@ -138,7 +138,7 @@ void QueryResponder::Solve(const std::string& pool, ratings::Pool& copy) {
   if (solved.ok()) report = std::make_shared<const v1::RatingReport>(*std::move(solved));
   std::vector<Waiter> waiters;
   {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     if (report) answers_[pool] = {copy.results(), clock_->Now(), report};
     waiters = std::move(solving_[pool]);
     solving_.erase(pool);

@@ -19,11 +19,11 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "daemon/ratingd/background_worker.h"
 #include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/mutex.h"
 #include "daemon/ratingd/partition_registry.h"
 #include "daemon/ratingd/query_queue.h"
 #include "ratingd/v1/report.pb.h"
@@ -73,7 +73,7 @@ class QueryResponder {
   const PartitionRegistry* registry_;
   const Clock* clock_;
   SolveRunner run_solve_;
-  absl::Mutex mu_;
+  Mutex mu_;
   absl::flat_hash_map<std::string, MlAnswer> answers_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::vector<Waiter>> solving_ ABSL_GUARDED_BY(mu_);
   BackgroundWorker solver_;  // last: joined first

@@ -6,29 +6,29 @@
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "daemon/ratingd/mutex.h"
 
 namespace ratingd {
 
 class Readiness {
  public:
   void Set(bool ready, std::string reason) {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     ready_ = ready;
     reason_ = std::move(reason);
   }
   bool ready() const {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     return ready_;
   }
   // (ready, why not: empty when ready)
   std::pair<bool, std::string> Get() const {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     return {ready_, reason_};
   }
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   bool ready_ ABSL_GUARDED_BY(mu_) = false;
   std::string reason_ ABSL_GUARDED_BY(mu_) = "starting: not yet in the consumer group";
 };

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "daemon/ratingd/clock.h"
+#include "daemon/ratingd/mutex.h"
 
 namespace ratingd::testing {
 
@@ -13,16 +13,16 @@ class FakeClock final : public Clock {
  public:
   explicit FakeClock(absl::Time start = absl::FromUnixSeconds(1'700'000'000)) : now_(start) {}
   absl::Time Now() const override {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     return now_;
   }
   void Advance(absl::Duration d) {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     now_ += d;
   }
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   absl::Time now_ ABSL_GUARDED_BY(mu_);
 };
 
