@@ -79,6 +79,23 @@ def watch_visibility(ratingctl, brokers, topic):
     return proc, seen
 
 
+def applied_rate(port, total):
+    """Results applied per second by the ratingd whose /metrics is on `port`, from the first
+    applied result to the `total`-th (polled every 100 ms)."""
+    first = None
+    while True:
+        time.sleep(0.1)
+        try:
+            applied = metrics(port).get("ratingd_results_applied_total", 0)
+        except Exception:
+            continue  # not listening yet
+        now = time.time()
+        if applied > 0 and first is None:
+            first = (now, applied)
+        if applied >= total:
+            return (applied - first[1]) / (now - first[0])
+
+
 def percentile(values, q):
     values = sorted(values)
     if not values:
@@ -134,20 +151,7 @@ def main():
     subprocess.run(["rm", "-rf", os.path.join(work, "snap")])
 
     d = subprocess.Popen(cmd, stderr=open(os.path.join(work, "ratingd.log"), "w"))
-    first = last = None
-    while True:
-        time.sleep(0.1)
-        try:
-            applied = metrics(metrics_port).get("ratingd_results_applied_total", 0)
-        except Exception:
-            continue
-        now = time.time()
-        if applied > 0 and first is None:
-            first = (now, applied)
-        if applied >= a.results:
-            last = (now, applied)
-            break
-    throughput = (last[1] - first[1]) / (last[0] - first[0])
+    throughput = applied_rate(metrics_port, a.results)
     m0 = metrics(metrics_port)
 
     live = os.path.join(work, "live.jsonl")

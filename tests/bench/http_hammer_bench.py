@@ -79,26 +79,15 @@ def phase(a, brokers, work, backlog, name, clients):
                for _ in range(clients)]
     for t in threads:
         t.start()
-    first = last = None
     try:
-        while last is None:
-            time.sleep(0.1)
-            try:
-                applied = e2e.metrics(metrics_port).get("ratingd_results_applied_total", 0)
-            except Exception:
-                continue
-            now = time.time()
-            if applied > 0 and first is None:
-                first = (now, applied)
-            if applied >= a.results:
-                last = (now, applied)
+        rate = e2e.applied_rate(metrics_port, a.results)
     finally:
         stop.set()
         for t in threads:
             t.join()
         d.terminate()
         d.wait()
-    return {"phase": name, "results_per_s": round((last[1] - first[1]) / (last[0] - first[0])),
+    return {"phase": name, "results_per_s": round(rate),
             "http": {str(k): v for k, v in sorted(statuses.items(), key=str)}}
 
 
