@@ -15,5 +15,8 @@ namespace ratingd {
 absl::Status Produce(RdKafka::Producer& producer, const std::string& topic, const std::string& key,
                      const std::string& value, RdKafka::Headers* headers, void* opaque,
                      int32_t partition = RdKafka::Topic::PARTITION_UA);
+// A record with a key and no value: a tombstone, which a compacted topic deletes the key by.
+absl::Status ProduceTombstone(RdKafka::Producer& producer, const std::string& topic,
+                              const std::string& key, int32_t partition);
 
 }  // namespace ratingd

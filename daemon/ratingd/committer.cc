@@ -74,10 +74,19 @@ void Committer::ProduceSnapshots(bool all, std::vector<PendingFile>* files) {
       absl::Status s = sink_->SnapshotChunk(p, chunk.key, chunk.value);
       if (!s.ok()) Log(std::string(s.message()));  // the commit fails and rolls back
     }
+    // The de-duplication segments new since the last snapshot, and tombstones for those it
+    // no longer refers to (docs/ARCHITECTURE.md §5.2).
+    size_t size = bytes->size();
+    for (const SnapshotRecord& r : TakeDedupRecords(config_.group, state)) {
+      absl::Status s =
+          r.value ? sink_->SnapshotChunk(p, r.key, *r.value) : sink_->SnapshotTombstone(p, r.key);
+      if (!s.ok()) Log(std::string(s.message()));
+      if (r.value) size += r.value->size();
+    }
     metrics_->snapshot_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    metrics_->SnapshotSize(p).Set(static_cast<double>(bytes->size()));
-    files->push_back({p, state.next_offset, std::move(bytes)});
+    metrics_->SnapshotSize(p).Set(static_cast<double>(size));
+    files->push_back({p, state.next_offset, std::move(bytes), SealedSegments(state)});
   }
 }
 
@@ -139,8 +148,10 @@ void Committer::Committed(const std::vector<PartitionOffset>& offsets, absl::Tim
     if (PartitionState* state = registry_->Find(f.partition))
       state->snapshot_offset = f.next_offset;
     const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, f.partition);
-    writer_.Submit([this, path, bytes = std::move(f.bytes)] {
-      absl::StatusOr<size_t> written = WriteSnapshotBytes(path, *bytes);
+    writer_.Submit([this, path, bytes = std::move(f.bytes), segments = std::move(f.segments)] {
+      std::string file = *bytes;
+      AppendDedupSegments(segments, file);
+      absl::StatusOr<size_t> written = WriteSnapshotBytes(path, file);
       if (written.ok()) return;
       MutexLock lock(&written_mu_);
       write_failures_.push_back(written.status());

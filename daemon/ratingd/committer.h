@@ -17,6 +17,7 @@
 #include "daemon/ratingd/background_worker.h"
 #include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/dedup_segments.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/mutex.h"
 #include "daemon/ratingd/output_sink.h"
@@ -66,7 +67,8 @@ class Committer {
   struct PendingFile {
     int32_t partition = 0;
     int64_t next_offset = 0;
-    std::shared_ptr<const std::string> bytes;
+    std::shared_ptr<const std::string> bytes;  // as in the snapshots topic's chunks
+    std::vector<PoolSegment> segments;         // appended: the file stands alone
   };
   // Produces the snapshot of every caught-up partition (`all`) or of those whose replay
   // just ended, if its offset moved since its last snapshot; the files to write once the

@@ -165,7 +165,7 @@ absl::Status Daemon::CreateTopics() {
                         {{c.snapshots_topic,
                           *results_partitions,
                           r,
-                          {{"cleanup.policy", "compact"}, {"max.message.bytes", "1048576"}}}},
+                          {{"cleanup.policy", "compact"}, {"max.message.bytes", "2097152"}}}},
                         15000);
   if (!topics.ok()) return absl::UnavailableError(topics.message());
   absl::StatusOr<int> snapshot_partitions = WaitForPartitionCount(*producer_, c.snapshots_topic);

@@ -1,6 +1,16 @@
 #include "daemon/ratingd/dedup_window.h"
 
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
 namespace ratingd {
+
+DedupWindow::DedupWindow(size_t capacity)
+    : capacity_(std::max<size_t>(capacity, 1)),
+      segment_ids_(std::min(capacity_, kSegmentIds)),
+      open_(std::make_shared<Segment>()) {}
 
 bool DedupWindow::Insert(absl::string_view game_id) {
   if (ids_.contains(game_id)) return false;
@@ -9,18 +19,104 @@ bool DedupWindow::Insert(absl::string_view game_id) {
 }
 
 void DedupWindow::InsertAbsent(absl::string_view game_id) {
-  if (order_.size() == capacity_) {
-    ids_.erase(order_.front());
-    order_.pop_front();
-  }
-  order_.emplace_back(game_id);
-  ids_.insert(order_.back());
+  Append(game_id);
+  while (size_ > capacity_) ForgetOldest();
 }
 
-void DedupWindow::Restore(const std::vector<std::string>& oldest_first) {
-  order_.clear();
+void DedupWindow::Append(absl::string_view game_id) {
+  if (!open_->ids.empty() && open_bytes_ + game_id.size() > kSegmentBytes) Seal();
+  open_->ids.emplace_back(game_id);
+  ids_.insert(open_->ids.back());
+  open_bytes_ += game_id.size();
+  ++size_;
+  if (open_->ids.size() == segment_ids_) Seal();
+}
+
+void DedupWindow::Seal() {
+  const uint64_t next = open_->seq + 1;
+  sealed_.push_back(std::move(open_));
+  open_ = std::make_shared<Segment>();
+  open_->seq = next;
+  open_bytes_ = 0;
+}
+
+// The open segment holds fewer than capacity ids, so an overfull window has a sealed one.
+void DedupWindow::ForgetOldest() {
+  const Segment& first = *sealed_.front();
+  ids_.erase(first.ids[front_skip_]);
+  --size_;
+  if (++front_skip_ < first.ids.size()) return;
+  if (first.seq < written_until_) forgotten_.push_back(first.seq);
+  sealed_.pop_front();
+  front_skip_ = 0;
+}
+
+std::vector<std::string> DedupWindow::Ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(size_);
+  for (size_t s = 0; s < sealed_.size(); ++s) {
+    const std::deque<std::string>& segment = sealed_[s]->ids;
+    ids.insert(ids.end(), segment.begin() + static_cast<ptrdiff_t>(s == 0 ? front_skip_ : 0),
+               segment.end());
+  }
+  ids.insert(ids.end(), open_->ids.begin(), open_->ids.end());
+  return ids;
+}
+
+std::vector<DedupWindow::SegmentPtr> DedupWindow::TakeUnwritten() {
+  std::vector<SegmentPtr> unwritten;
+  for (const SegmentPtr& s : sealed_) {
+    if (s->seq >= written_until_) unwritten.push_back(s);
+  }
+  written_until_ = open_->seq;
+  return unwritten;
+}
+
+std::vector<uint64_t> DedupWindow::TakeForgotten() { return std::exchange(forgotten_, {}); }
+
+void DedupWindow::Clear(uint64_t open_seq) {
   ids_.clear();
-  for (const std::string& id : oldest_first) Insert(id);
+  sealed_.clear();
+  open_ = std::make_shared<Segment>();
+  open_->seq = open_seq;
+  open_bytes_ = 0;
+  front_skip_ = 0;
+  size_ = 0;
+  forgotten_.clear();
+}
+
+absl::Status DedupWindow::Restore(std::vector<Segment> sealed, size_t front_skip, uint64_t open_seq,
+                                  const std::vector<std::string>& open) {
+  Clear(open_seq);
+  const auto refuse = [this](absl::string_view why) {
+    Clear(0);
+    return absl::InvalidArgumentError(absl::StrCat("the de-duplication window ", why));
+  };
+  if (sealed.size() > open_seq) return refuse("numbers its segments below 0");
+  if (!sealed.empty() && front_skip >= sealed.front().ids.size()) {
+    return refuse("skips a whole segment");
+  }
+  if (sealed.empty() && front_skip != 0) return refuse("skips ids of no segment");
+  uint64_t seq = open_seq - sealed.size();
+  for (size_t s = 0; s < sealed.size(); ++s, ++seq) {
+    Segment& segment = sealed[s];
+    if (segment.seq != seq) return refuse("has segments that are not consecutive");
+    if (segment.ids.empty()) return refuse("has an empty segment");
+    auto kept = std::make_shared<Segment>(std::move(segment));
+    for (size_t i = s == 0 ? front_skip : 0; i < kept->ids.size(); ++i) {
+      if (!ids_.insert(kept->ids[i]).second) return refuse("repeats a game id");
+      ++size_;
+    }
+    sealed_.push_back(std::move(kept));
+  }
+  front_skip_ = front_skip;
+  written_until_ = open_seq;
+  for (const std::string& id : open) {
+    if (ids_.contains(id)) return refuse("repeats a game id");
+    Append(id);
+  }
+  if (size_ > capacity_) return refuse("holds more ids than --dedup-window");
+  return absl::OkStatus();
 }
 
 }  // namespace ratingd

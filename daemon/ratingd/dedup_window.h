@@ -1,22 +1,44 @@
 // The de-duplication window of one pool (docs/CONTRACTS.md §1): the last `capacity` game ids, so a
 // result delivered twice (producer retries, replays upstream) is applied once.
+//
+// The ids are kept in segments of segment_ids() consecutive ids, numbered from 0 in the order
+// the pool filled them. A full segment is sealed and never changes again, so a snapshot shares
+// it instead of copying it, and the snapshots topic holds it as a record of its own, written
+// once (docs/ARCHITECTURE.md §5.1): a snapshot then costs the ids that arrived since the last
+// one, not the whole window.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 namespace ratingd {
 
-// Not thread-safe; owned by its pool. Memory: two copies' worth of the ids it holds.
+// Not thread-safe; owned by its pool. Sealed segments are immutable and may be read from
+// other threads through the shared pointers sealed() hands out.
 class DedupWindow {
  public:
+  // Ids per segment, at most; min(this, capacity) in a window.
+  static constexpr size_t kSegmentIds = 4096;
+  // A segment is sealed before an id that would take its ids past this many bytes, so that
+  // its record stays small (an id longer than this is a segment of its own).
+  static constexpr size_t kSegmentBytes = 256 * 1024;
+
+  struct Segment {
+    uint64_t seq = 0;
+    std::deque<std::string> ids;  // a deque never moves its elements as it grows
+  };
+  using SegmentPtr = std::shared_ptr<const Segment>;
+
   // capacity >= 1.
-  explicit DedupWindow(size_t capacity) : capacity_(capacity < 1 ? 1 : capacity) {}
+  explicit DedupWindow(size_t capacity);
   DedupWindow(const DedupWindow&) = delete;
   DedupWindow& operator=(const DedupWindow&) = delete;
 
@@ -26,17 +48,49 @@ class DedupWindow {
   bool Contains(absl::string_view game_id) const { return ids_.contains(game_id); }
   // Insert of an id known not to be in the window (Contains was false): one lookup less.
   void InsertAbsent(absl::string_view game_id);
+  size_t size() const { return size_; }
+  size_t segment_ids() const { return segment_ids_; }
 
-  // The ids, oldest first, without a copy (snapshots copy them once, into the message);
-  // Restore of them gives an equal window.
-  const std::deque<std::string>& ids() const { return order_; }
-  void Restore(const std::vector<std::string>& oldest_first);
-  size_t size() const { return order_.size(); }
+  // The window is: the ids of sealed(), less the first front_skip() of the first, then
+  // open(), the segment still filling, numbered open_seq().
+  const std::deque<SegmentPtr>& sealed() const { return sealed_; }
+  size_t front_skip() const { return front_skip_; }
+  const std::deque<std::string>& open() const { return open_->ids; }
+  uint64_t open_seq() const { return open_->seq; }
+  // All ids, oldest first (a copy: for tests and tools).
+  std::vector<std::string> Ids() const;
+
+  // Bookkeeping of the snapshots topic: the sealed segments not yet written to it, which
+  // are from now on counted as written; and the numbers of written segments forgotten
+  // since the last call, whose records are to be deleted.
+  std::vector<SegmentPtr> TakeUnwritten();
+  std::vector<uint64_t> TakeForgotten();
+
+  // Restores a window from a snapshot: its sealed segments (consecutive numbers, counted as
+  // written), the count of ids of the first already forgotten, and the ids of the open
+  // segment, numbered `open_seq` (sealed as they fill it). A format 1 snapshot has every id
+  // in `open` and open_seq 0. InvalidArgument if these do not make a window of this
+  // capacity (numbers not consecutive, an empty segment, a skip past the first segment, a
+  // repeated id, more ids than the capacity).
+  absl::Status Restore(std::vector<Segment> sealed, size_t front_skip, uint64_t open_seq,
+                       const std::vector<std::string>& open);
 
  private:
+  void Clear(uint64_t open_seq);
+  void Append(absl::string_view game_id);  // to the open segment, sealing it once full
+  void Seal();
+  void ForgetOldest();
+
   size_t capacity_;
-  std::deque<std::string> order_;  // a deque never moves its elements on push/pop at the ends
-  absl::flat_hash_set<absl::string_view> ids_;  // views into order_
+  size_t segment_ids_;
+  std::deque<SegmentPtr> sealed_;
+  std::shared_ptr<Segment> open_;
+  size_t open_bytes_ = 0;
+  size_t front_skip_ = 0;
+  size_t size_ = 0;
+  uint64_t written_until_ = 0;  // sealed segments numbered below it are in the topic
+  std::vector<uint64_t> forgotten_;
+  absl::flat_hash_set<absl::string_view> ids_;  // views into the segments' strings
 };
 
 }  // namespace ratingd

@@ -65,8 +65,12 @@ absl::StatusOr<std::optional<v1::Snapshot>> KafkaSnapshotSource::Latest(int32_t 
     switch (m->err()) {
       case RdKafka::ERR_NO_ERROR: {
         const std::string where = absl::StrCat(topic, "/", partition, "@", m->offset());
-        absl::Status added = assembler.Add(
-            absl::string_view(static_cast<const char*>(m->payload()), m->len()), where);
+        std::optional<absl::string_view> value;
+        if (m->payload() != nullptr) {
+          value = absl::string_view(static_cast<const char*>(m->payload()), m->len());
+        }
+        const std::string* key = m->key();
+        absl::Status added = assembler.Add(key == nullptr ? "" : *key, value, where);
         if (absl::IsFailedPrecondition(added)) {
           status = added;
         } else if (!added.ok()) {

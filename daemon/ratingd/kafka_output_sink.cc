@@ -41,9 +41,11 @@ absl::Status KafkaOutputSink::ProduceDeadLetter(const DeadLetterRecord& letter) 
   return Produce(*producer_, config_.dlq_topic, letter.key, letter.value, headers, nullptr);
 }
 
-absl::Status KafkaOutputSink::ProduceSnapshotChunk(int32_t partition, const std::string& key,
-                                                   const std::string& value) {
-  return Produce(*producer_, config_.snapshots_topic, key, value, nullptr, nullptr, partition);
+absl::Status KafkaOutputSink::ProduceSnapshotRecord(int32_t partition, const std::string& key,
+                                                    const std::string* value) {
+  if (value == nullptr)
+    return ProduceTombstone(*producer_, config_.snapshots_topic, key, partition);
+  return Produce(*producer_, config_.snapshots_topic, key, *value, nullptr, nullptr, partition);
 }
 
 absl::Status KafkaOutputSink::TxnCall(const char* what,

@@ -49,8 +49,8 @@ class KafkaOutputSink final : public OutputSink {
   absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) override;
   absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) override;
   absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) override;
-  absl::Status ProduceSnapshotChunk(int32_t partition, const std::string& key,
-                                    const std::string& value) override;
+  absl::Status ProduceSnapshotRecord(int32_t partition, const std::string& key,
+                                     const std::string* value) override;
   absl::Status BeginTransaction() override;
 
  private:

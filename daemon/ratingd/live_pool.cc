@@ -37,8 +37,8 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
   return std::unique_ptr<LivePool>(new LivePool(std::move(name), config, std::move(pool)));
 }
 
-absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapshot s,
-                                                                 const LivePoolConfig& config) {
+absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
+    v1::PoolSnapshot s, const LivePoolConfig& config, std::vector<DedupWindow::Segment> segments) {
   ratings::PoolState state;
   state.agents.reserve(static_cast<size_t>(s.agents_size()));
   for (std::string& name : *s.mutable_agents()) state.agents.push_back(std::move(name));
@@ -73,7 +73,17 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapsho
   const size_t n = state.agents.size();
   if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
   if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
-  live->dedup_.Restore({s.recent_game_ids().begin(), s.recent_game_ids().end()});
+  if (segments.size() != s.dedup_segments()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': the snapshot refers to ",
+                                                   s.dedup_segments(), " de-duplication segments, ",
+                                                   segments.size(), " were found"));
+  }
+  if (absl::Status restored = live->dedup_.Restore(
+          std::move(segments), s.dedup_front_skip(), s.dedup_first_segment() + s.dedup_segments(),
+          {s.recent_game_ids().begin(), s.recent_game_ids().end()});
+      !restored.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", restored.message()));
+  }
   live->elo_sequence_ = s.elo_sequence();
   live->sco_sequence_ = s.sco_sequence();
   live->ml_sequence_ = s.ml_sequence();
@@ -92,18 +102,17 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(v1::PoolSnapsho
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {
   v1::PoolSnapshot s = ToSnapshotWithoutGameIds();
-  s.mutable_recent_game_ids()->Reserve(static_cast<int>(dedup_.size()));
-  for (const std::string& id : dedup_.ids()) s.add_recent_game_ids(id);
+  s.mutable_recent_game_ids()->Assign(dedup_.open().begin(), dedup_.open().end());
   return s;
 }
 
 std::string LivePool::SnapshotBytes() const {
   std::string out = ToSnapshotWithoutGameIds().SerializeAsString();
   size_t ids = 0;
-  for (const std::string& id : dedup_.ids()) ids += wire::LengthDelimitedSize(id.size());
+  for (const std::string& id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
   out.reserve(out.size() + ids);
   constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
-  for (const std::string& id : dedup_.ids()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
+  for (const std::string& id : dedup_.open()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
   return out;
 }
 
@@ -111,6 +120,9 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   const ratings::PoolState state = pool_.ExportState();
   v1::PoolSnapshot s;
   s.set_pool(name_);
+  s.set_dedup_first_segment(dedup_.open_seq() - dedup_.sealed().size());
+  s.set_dedup_segments(static_cast<uint32_t>(dedup_.sealed().size()));
+  s.set_dedup_front_skip(static_cast<uint32_t>(dedup_.front_skip()));
   s.mutable_agents()->Assign(state.agents.begin(), state.agents.end());
   s.set_results(state.results);
   s.mutable_elo()->Assign(state.elo.begin(), state.elo.end());

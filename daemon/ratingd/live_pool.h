@@ -57,16 +57,22 @@ class LivePool {
   static absl::StatusOr<std::unique_ptr<LivePool>> Create(std::string name,
                                                           const LivePoolConfig& config);
   // InvalidArgument naming the problem if the snapshot does not fit the configuration.
-  // Takes the snapshot by value: agent names and game ids are moved out of it.
-  static absl::StatusOr<std::unique_ptr<LivePool>> FromSnapshot(v1::PoolSnapshot snapshot,
-                                                                const LivePoolConfig& config);
+  // Takes the snapshot by value: agent names and game ids are moved out of it. `segments`:
+  // the sealed de-duplication segments the snapshot refers to, in order (none for format 1).
+  static absl::StatusOr<std::unique_ptr<LivePool>> FromSnapshot(
+      v1::PoolSnapshot snapshot, const LivePoolConfig& config,
+      std::vector<DedupWindow::Segment> segments = {});
   LivePool(const LivePool&) = delete;
   LivePool& operator=(const LivePool&) = delete;
 
+  // Format 2: the de-duplication window's sealed segments are referred to, not included
+  // (dedup_window().sealed() has them).
   v1::PoolSnapshot ToSnapshot() const;
   // The serialised ToSnapshot(), built without copying the game ids into the message first
-  // (they are most of a snapshot: docs/ARCHITECTURE.md §5). Parses to ToSnapshot().
+  // (docs/ARCHITECTURE.md §5). Parses to ToSnapshot().
   std::string SnapshotBytes() const;
+  const DedupWindow& dedup_window() const { return dedup_; }
+  DedupWindow& dedup_window() { return dedup_; }
 
   enum class Outcome { kApplied, kDuplicate };
   // Applies a result unless its game id is in the window (kDuplicate: nothing changes).

@@ -114,10 +114,13 @@ Metrics::Metrics(size_t max_pools, const std::string& librdkafka_version)
                             .Help("Time to capture and durably write one partition's snapshot")
                             .Register(r)
                             .Add({}, LatencyBuckets());
-  snapshot_size_family_ = &BuildGauge()
-                               .Name("ratingd_snapshot_size_bytes")
-                               .Help("Size of the last snapshot written, per partition")
-                               .Register(r);
+  snapshot_size_family_ =
+      &BuildGauge()
+           .Name("ratingd_snapshot_size_bytes")
+           .Help(
+               "Bytes the last snapshot wrote to the snapshots topic (its chunks and new "
+               "de-duplication segments), per partition")
+           .Register(r);
   last_snapshot_ = &BuildGauge()
                         .Name("ratingd_last_snapshot_timestamp_seconds")
                         .Help("Unix time of the last successful snapshot")

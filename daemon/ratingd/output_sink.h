@@ -53,11 +53,16 @@ class OutputSink {
     ++produced_;
     return ProduceDeadLetter(letter);
   }
-  // A chunk of partition `partition`'s snapshot goes to that partition of the snapshots
-  // topic (docs/ARCHITECTURE.md §5).
+  // A chunk of partition `partition`'s snapshot, or a de-duplication segment of one of its
+  // pools, goes to that partition of the snapshots topic (docs/ARCHITECTURE.md §5); a
+  // tombstone deletes a segment that no snapshot refers to any more.
   absl::Status SnapshotChunk(int32_t partition, const std::string& key, const std::string& value) {
     ++produced_;
-    return ProduceSnapshotChunk(partition, key, value);
+    return ProduceSnapshotRecord(partition, key, &value);
+  }
+  absl::Status SnapshotTombstone(int32_t partition, const std::string& key) {
+    ++produced_;
+    return ProduceSnapshotRecord(partition, key, nullptr);
   }
   // Records produced since the transaction began.
   size_t produced() const { return produced_; }
@@ -81,8 +86,9 @@ class OutputSink {
   virtual absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) = 0;
   virtual absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) = 0;
   virtual absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) = 0;
-  virtual absl::Status ProduceSnapshotChunk(int32_t partition, const std::string& key,
-                                            const std::string& value) = 0;
+  // `value` null: a tombstone.
+  virtual absl::Status ProduceSnapshotRecord(int32_t partition, const std::string& key,
+                                             const std::string* value) = 0;
   virtual absl::Status BeginTransaction() = 0;
 
  private:

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "daemon/model_params.h"
+#include "daemon/ratingd/dedup_segments.h"
 #include "daemon/ratingd/wire_format.h"
 #include "ratings/model.h"
 #include "ratings/status_macros.h"
@@ -62,15 +63,24 @@ v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) c
   offset->set_next_offset(next_offset);
   for (const auto& [name, pool] : pools) *s.add_pools() = pool->ToSnapshot();
   s.set_params_fingerprint(params_fingerprint);
+  for (const auto& [name, pool] : pools) {
+    for (const DedupWindow::SegmentPtr& segment : pool->dedup_window().sealed()) {
+      v1::DedupSegment& d = *s.add_dedup_segments();
+      d.set_pool(name);
+      d.set_seq(segment->seq);
+      d.mutable_game_ids()->Assign(segment->ids.begin(), segment->ids.end());
+    }
+  }
   return s;
 }
 
 absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
                                                             const LivePoolConfig& config,
                                                             const std::string& params_fingerprint) {
-  if (s.format() != kSnapshotFormat) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("snapshot format ", s.format(), " is not the supported ", kSnapshotFormat));
+  if (s.format() < kOldestSnapshotFormat || s.format() > kSnapshotFormat) {
+    return absl::InvalidArgumentError(absl::StrCat("snapshot format ", s.format(),
+                                                   " is not one of the supported ",
+                                                   kOldestSnapshotFormat, "..", kSnapshotFormat));
   }
   if (s.offsets_size() != 1) {
     return absl::InvalidArgumentError("a snapshot must hold exactly one partition's offset");
@@ -86,12 +96,23 @@ absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
   state.topic = s.offsets(0).topic();
   state.partition = s.offsets(0).partition();
   state.next_offset = s.offsets(0).next_offset();
+  ASSIGN_OR_RETURN(auto segments, TakeSegmentsByPool(s));
   for (v1::PoolSnapshot& p : *s.mutable_pools()) {
     const std::string name = p.pool();
-    ASSIGN_OR_RETURN(std::unique_ptr<LivePool> pool, LivePool::FromSnapshot(std::move(p), config));
+    std::vector<DedupWindow::Segment> own;
+    if (auto it = segments.find(name); it != segments.end()) {
+      own = std::move(it->second);
+      segments.erase(it);
+    }
+    ASSIGN_OR_RETURN(std::unique_ptr<LivePool> pool,
+                     LivePool::FromSnapshot(std::move(p), config, std::move(own)));
     if (!state.pools.emplace(name, std::move(pool)).second) {
       return absl::InvalidArgumentError(absl::StrCat("pool '", name, "' appears twice"));
     }
+  }
+  if (!segments.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "de-duplication segments of pool '", segments.begin()->first, "', which is not in it"));
   }
   return state;
 }

@@ -17,7 +17,10 @@
 
 namespace ratingd {
 
-inline constexpr uint32_t kSnapshotFormat = 1;
+// The format this version writes; it reads every format from kOldestSnapshotFormat on
+// (docs/ARCHITECTURE.md §5.5). 2: the de-duplication window in sealed segments.
+inline constexpr uint32_t kSnapshotFormat = 2;
+inline constexpr uint32_t kOldestSnapshotFormat = 1;
 
 struct PartitionState {
   std::string topic;
@@ -43,13 +46,16 @@ struct PartitionState {
   // from next_offset (at least `low`) to `high`; while replaying, from replay_until instead
   // (the replayed records were emitted before). Never negative.
   int64_t Lag(int64_t low, int64_t high) const;
+  // Stand-alone: with the sealed de-duplication segments in dedup_segments.
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
-  // ToSnapshot with `group` and `written_unix_ms` set, serialised without building the pools'
-  // messages whole (LivePool::SnapshotBytes). Parses to the same message.
+  // ToSnapshot with `group` and `written_unix_ms` set and without the dedup_segments (the
+  // form of the snapshots topic's chunks), serialised without building the pools' messages
+  // whole (LivePool::SnapshotBytes).
   std::string SerializeSnapshot(const std::string& params_fingerprint, const std::string& group,
                                 int64_t written_unix_ms) const;
   // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
-  // pool does not restore (the message names the pool and the problem).
+  // pool does not restore (the message names the pool and the problem). A format 2
+  // snapshot must stand alone (its pools' segments in dedup_segments).
   static absl::StatusOr<PartitionState> FromSnapshot(v1::Snapshot snapshot,
                                                      const LivePoolConfig& config,
                                                      const std::string& params_fingerprint);

@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/ratingd/dedup_segments.h"
+#include "ratings/status_macros.h"
 
 namespace ratingd {
 
@@ -32,17 +34,48 @@ std::vector<ChunkRecord> SplitSnapshot(const std::string& group, const std::stri
   return records;
 }
 
-absl::Status SnapshotAssembler::Add(absl::string_view value, const std::string& where) {
+absl::Status SnapshotAssembler::Add(absl::string_view key,
+                                    const std::optional<absl::string_view>& value,
+                                    const std::string& where) {
+  if (IsDedupSegmentKey(key)) return AddSegment(key, value, where);
+  if (!value.has_value()) return absl::OkStatus();  // a chunk's tombstone: nothing to keep
+  return AddChunk(*value, where);
+}
+
+absl::Status SnapshotAssembler::CheckSource(const std::string& group, const std::string& topic,
+                                            int32_t partition, const std::string& where) const {
+  if (group == group_ && topic == topic_ && partition == partition_) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat(where, ": a snapshot of group '", group, "', ", topic, "/", partition,
+                   " where group '", group_, "', ", topic_, "/", partition_,
+                   " was expected; give every consumer group its own --snapshots-topic"));
+}
+
+absl::Status SnapshotAssembler::AddSegment(absl::string_view key,
+                                           const std::optional<absl::string_view>& value,
+                                           const std::string& where) {
+  if (!value.has_value()) {
+    segments_.erase(key);
+    return absl::OkStatus();
+  }
+  v1::DedupSegment segment;
+  if (!segment.ParseFromArray(value->data(), static_cast<int>(value->size()))) {
+    return absl::DataLossError(absl::StrCat(where, ": not a ratingd de-duplication segment"));
+  }
+  RETURN_IF_ERROR(CheckSource(segment.group(), segment.topic(), segment.partition(), where));
+  if (DedupSegmentKey(partition_, segment.pool(), segment.seq()) != key) {
+    return absl::DataLossError(absl::StrCat(where, ": the segment does not match its key"));
+  }
+  segments_[key] = std::move(segment);
+  return absl::OkStatus();
+}
+
+absl::Status SnapshotAssembler::AddChunk(absl::string_view value, const std::string& where) {
   v1::SnapshotChunk chunk;
   if (!chunk.ParseFromArray(value.data(), static_cast<int>(value.size()))) {
     return absl::DataLossError(absl::StrCat(where, ": not a ratingd snapshot chunk"));
   }
-  if (chunk.group() != group_ || chunk.topic() != topic_ || chunk.partition() != partition_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(where, ": a snapshot of group '", chunk.group(), "', ", chunk.topic(), "/",
-                     chunk.partition(), " where group '", group_, "', ", topic_, "/", partition_,
-                     " was expected; give every consumer group its own --snapshots-topic"));
-  }
+  RETURN_IF_ERROR(CheckSource(chunk.group(), chunk.topic(), chunk.partition(), where));
   if (chunk.count() == 0 || chunk.index() >= chunk.count()) {
     return absl::DataLossError(
         absl::StrCat(where, ": chunk ", chunk.index(), " of ", chunk.count(), " is out of range"));
@@ -69,7 +102,7 @@ absl::Status SnapshotAssembler::Add(absl::string_view value, const std::string& 
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<v1::Snapshot>> SnapshotAssembler::Latest() const {
+absl::StatusOr<std::optional<v1::Snapshot>> SnapshotAssembler::Latest() {
   if (latest_next_offset_ < 0) return std::nullopt;
   v1::Snapshot snapshot;
   if (!snapshot.ParseFromString(latest_bytes_)) {
@@ -77,7 +110,30 @@ absl::StatusOr<std::optional<v1::Snapshot>> SnapshotAssembler::Latest() const {
                                             " at offset ", latest_next_offset_,
                                             " does not parse once reassembled"));
   }
+  RETURN_IF_ERROR(AttachSegments(snapshot));
   return snapshot;
+}
+
+absl::Status SnapshotAssembler::AttachSegments(v1::Snapshot& snapshot) {
+  for (const v1::PoolSnapshot& pool : snapshot.pools()) {
+    for (uint32_t i = 0; i < pool.dedup_segments(); ++i) {
+      const uint64_t seq = pool.dedup_first_segment() + i;
+      auto it = segments_.find(DedupSegmentKey(partition_, pool.pool(), seq));
+      if (it == segments_.end()) {
+        return absl::DataLossError(
+            absl::StrCat("the snapshot of ", topic_, "/", partition_, " at offset ",
+                         latest_next_offset_, " refers to de-duplication segment ", seq,
+                         " of pool '", pool.pool(), "', which the snapshots topic does not hold"));
+      }
+      v1::DedupSegment& segment = *snapshot.add_dedup_segments();
+      segment = std::move(it->second);
+      segment.clear_group();
+      segment.clear_topic();
+      segment.clear_partition();
+      segments_.erase(it);
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace ratingd

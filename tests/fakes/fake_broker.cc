@@ -71,9 +71,9 @@ absl::Status FakeOutputSink::ProduceDeadLetter(const DeadLetterRecord& letter) {
   return CheckOpen();
 }
 
-absl::Status FakeOutputSink::ProduceSnapshotChunk(int32_t partition, const std::string& key,
-                                                  const std::string& value) {
-  snapshots_[partition].push_back({key, value, {}});
+absl::Status FakeOutputSink::ProduceSnapshotRecord(int32_t partition, const std::string& key,
+                                                   const std::string* value) {
+  snapshots_[partition].push_back({key, value == nullptr ? "" : *value, {}, value == nullptr});
   return CheckOpen();
 }
 
@@ -123,13 +123,27 @@ absl::Status FakeOutputSink::Abort() {
   return absl::OkStatus();
 }
 
+void FakeBroker::CompactSnapshots() {
+  for (auto& [p, records] : snapshots) {
+    std::map<std::string, size_t> last;
+    for (size_t i = 0; i < records.size(); ++i) last[records[i].key] = i;
+    std::vector<FakeRecord> kept;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (last[records[i].key] == i && !records[i].tombstone) kept.push_back(records[i]);
+    }
+    records = std::move(kept);
+  }
+}
+
 absl::StatusOr<std::optional<v1::Snapshot>> FakeSnapshotSource::Latest(int32_t partition) {
   SnapshotAssembler assembler(group_, topic_, partition);
   auto it = broker_->snapshots.find(partition);
   if (it == broker_->snapshots.end()) return std::nullopt;
   for (size_t i = 0; i < it->second.size(); ++i) {
-    absl::Status s =
-        assembler.Add(it->second[i].value, absl::StrCat("snapshots/", partition, "@", i));
+    const FakeRecord& r = it->second[i];
+    std::optional<absl::string_view> value;
+    if (!r.tombstone) value = r.value;
+    absl::Status s = assembler.Add(r.key, value, absl::StrCat("snapshots/", partition, "@", i));
     if (!s.ok()) return s;
   }
   return assembler.Latest();

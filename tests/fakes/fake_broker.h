@@ -25,6 +25,7 @@ struct FakeRecord {
   std::string key;
   std::string value;
   RecordHeaders headers;
+  bool tombstone = false;  // no value
 };
 
 struct FakeBroker {
@@ -50,7 +51,10 @@ struct FakeBroker {
   std::vector<FakeRecord> deltas, leaderboards, dead_letters;
   size_t delta_records = 0;
   std::map<int32_t, std::vector<FakeRecord>> snapshots;  // by partition
-  std::map<int32_t, int64_t> committed_offsets;          // the consumer group's
+  // Log compaction of the snapshots topic: the last record of each key is kept, and
+  // tombstones are dropped (as Kafka does once delete.retention.ms has passed).
+  void CompactSnapshots();
+  std::map<int32_t, int64_t> committed_offsets;  // the consumer group's
   int commits = 0;
   int aborts = 0;
 };
@@ -74,8 +78,8 @@ class FakeOutputSink final : public OutputSink {
   absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) override;
   absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) override;
   absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) override;
-  absl::Status ProduceSnapshotChunk(int32_t partition, const std::string& key,
-                                    const std::string& value) override;
+  absl::Status ProduceSnapshotRecord(int32_t partition, const std::string& key,
+                                     const std::string* value) override;
   absl::Status BeginTransaction() override;
 
  private:

@@ -217,7 +217,9 @@ TEST(LivePoolTest, SnapshotRestoreContinuesWithIdenticalDeltas) {
     std::vector<std::string> got;
     auto first = *LivePool::Create("p", config);
     ASSERT_NO_FATAL_FAILURE(run(*first, 0, cut, got));
-    auto second = LivePool::FromSnapshot(first->ToSnapshot(), config);
+    std::vector<DedupWindow::Segment> segments;
+    for (const auto& s : first->dedup_window().sealed()) segments.push_back(*s);
+    auto second = LivePool::FromSnapshot(first->ToSnapshot(), config, std::move(segments));
     ASSERT_THAT(second, IsOk()) << second.status();
     ASSERT_NO_FATAL_FAILURE(run(**second, cut, results.size(), got));
     ASSERT_EQ(got.size(), whole.size()) << "cut " << cut;

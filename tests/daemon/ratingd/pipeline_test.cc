@@ -271,12 +271,10 @@ TEST(PipelineTest, NewOwnerRestoresTheSnapshotAndReplaysWithoutEmitting) {
   EXPECT_TRUE(SameDeltas(DeltasByKey(broker), OfflineDeltas(broker, b.config.pool)));
 }
 
-// BUG (daemon/ratingd/pipeline.cc, Pipeline::SetReadiness): `readiness_.Set(reason.empty(),
-// std::move(reason))` leaves the order of the two arguments to the compiler; GCC builds
-// Set's by-value `reason` parameter first, moving the string out, so `reason.empty()` is
-// then always true: Readiness::Get() and ready() (hence GET /readyz) say ready with a
-// non-empty reason ("no partition ...", "catching up ...", "restoring ..."). The reasons
-// and the ratingd_ready gauge are right. Every not-ready check after the first Tick fails.
+// Also a regression test: Pipeline::SetReadiness once called
+// `readiness_.Set(reason.empty(), std::move(reason))`, whose arguments GCC evaluated right to
+// left, moving the reason out before testing it, so /readyz said ready with a non-empty
+// reason; every not-ready check below failed then.
 TEST(PipelineTest, ReadinessFollowsAssignmentBacklogAndReplay) {
   FakeBroker broker(1);
   FakeClock clock;
