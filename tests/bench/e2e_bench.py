@@ -7,7 +7,8 @@ Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). Two phase
   1. throughput: N results (2-player, 10 pools of 100 agents) are put on the topic first,
      then ratingd (all models on) starts; the figure is results applied per second from
      the first to the last applied result (read from its /metrics every 100 ms).
-  2. latency: ratingd caught up; `ratingctl produce --rate R` for S seconds stamps each
+  2. latency: ratingd caught up (and, with --after-first-snapshot, its first snapshot
+     taken); `ratingctl produce --rate R` for S seconds stamps each
      event time at send; the p50/p99 of ratingd_end_to_end_latency_seconds (event time ->
      delta acknowledged by the broker) are interpolated from the histogram buckets, and the
      committed visibility is measured: a read_committed reader (`ratingctl tail`) notes when
@@ -123,6 +124,11 @@ def main():
     ap.add_argument("--rate", type=float, default=10000)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--ml-solve-every", type=int, default=1000)
+    ap.add_argument("--after-first-snapshot", action="store_true",
+                    help="start the latency phase once ratingd has taken its first snapshot "
+                         "(the one that writes the whole de-duplication window after the "
+                         "backlog): the steady state, where a snapshot writes the game ids "
+                         "of the last --snapshot-interval only")
     ap.add_argument("--ratingd-arg", action="append", default=[],
                     help="extra ratingd flag, e.g. --ratingd-arg=--kafka=linger.ms=1")
     a = ap.parse_args()
@@ -152,6 +158,9 @@ def main():
 
     d = subprocess.Popen(cmd, stderr=open(os.path.join(work, "ratingd.log"), "w"))
     throughput = applied_rate(metrics_port, a.results)
+    snp = "ratingd_snapshot_duration_seconds"
+    while a.after_first_snapshot and metrics(metrics_port).get(snp + "_count", 0) < 1:
+        time.sleep(0.1)
     m0 = metrics(metrics_port)
 
     live = os.path.join(work, "live.jsonl")
@@ -174,7 +183,6 @@ def main():
     idiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(ing + "_bucket")}
     com = "ratingd_transaction_commit_duration_seconds"
     cdiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(com + "_bucket")}
-    snp = "ratingd_snapshot_duration_seconds"
     ndiff = {k: m1[k] - m0.get(k, 0) for k in m1 if k.startswith(snp + "_bucket")}
     txn = {o: m1.get('ratingd_transactions_total{outcome="%s"}' % o, 0) -
            m0.get('ratingd_transactions_total{outcome="%s"}' % o, 0)
@@ -201,6 +209,8 @@ def main():
         "latency_phase_transactions": txn,
         "latency_phase_snapshots": ndiff.get(snp + '_bucket{le="+Inf"}', 0),
         "snapshot_p99_ms": round(quantile(ndiff, snp, 0.99) * 1e3, 3) if ndiff else None,
+        "after_first_snapshot": a.after_first_snapshot,
+        "last_snapshot_bytes": m1.get('ratingd_snapshot_size_bytes{partition="0"}'),
         "ml_solve_every": a.ml_solve_every}))
 
 
