@@ -54,15 +54,20 @@ int64_t PartitionState::Lag(int64_t low, int64_t high) const {
   return std::max<int64_t>(0, high - from);
 }
 
-v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) const {
+v1::Snapshot PartitionState::SnapshotHeader(const std::string& params_fingerprint) const {
   v1::Snapshot s;
   s.set_format(kSnapshotFormat);
   v1::PartitionOffset* offset = s.add_offsets();
   offset->set_topic(topic);
   offset->set_partition(partition);
   offset->set_next_offset(next_offset);
-  for (const auto& [name, pool] : pools) *s.add_pools() = pool->ToSnapshot();
   s.set_params_fingerprint(params_fingerprint);
+  return s;
+}
+
+v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) const {
+  v1::Snapshot s = SnapshotHeader(params_fingerprint);
+  for (const auto& [name, pool] : pools) *s.add_pools() = pool->ToSnapshot();
   for (const auto& [name, pool] : pools) {
     for (const DedupWindow::SegmentPtr& segment : pool->dedup_window().sealed()) {
       v1::DedupSegment& d = *s.add_dedup_segments();
@@ -120,13 +125,7 @@ absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
 std::string PartitionState::SerializeSnapshot(const std::string& params_fingerprint,
                                               const std::string& group,
                                               int64_t written_unix_ms) const {
-  v1::Snapshot s;
-  s.set_format(kSnapshotFormat);
-  v1::PartitionOffset* offset = s.add_offsets();
-  offset->set_topic(topic);
-  offset->set_partition(partition);
-  offset->set_next_offset(next_offset);
-  s.set_params_fingerprint(params_fingerprint);
+  v1::Snapshot s = SnapshotHeader(params_fingerprint);
   s.set_group(group);
   s.set_written_unix_ms(written_unix_ms);
   std::string out = s.SerializeAsString();

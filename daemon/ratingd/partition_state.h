@@ -59,6 +59,10 @@ struct PartitionState {
   static absl::StatusOr<PartitionState> FromSnapshot(v1::Snapshot snapshot,
                                                      const LivePoolConfig& config,
                                                      const std::string& params_fingerprint);
+
+ private:
+  // Format, offset and fingerprint: what both snapshot forms start with.
+  v1::Snapshot SnapshotHeader(const std::string& params_fingerprint) const;
 };
 
 // A fingerprint of everything that must match for a snapshot to be continued exactly:
