@@ -8,11 +8,12 @@ Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). Two phase
      then ratingd (all models on) starts; the figure is results applied per second from
      the first to the last applied result (read from its /metrics every 100 ms).
   2. latency: ratingd caught up (and, with --after-first-snapshot, its first snapshot
-     taken); `ratingctl produce --rate R` for S seconds stamps each
+     taken) and the page cache written back (sync); `ratingctl produce --rate R` for S seconds stamps each
      event time at send; the p50/p99 of ratingd_end_to_end_latency_seconds (event time ->
      delta acknowledged by the broker) are interpolated from the histogram buckets, and the
      committed visibility is measured: a read_committed reader (`ratingctl tail`) notes when
      each elo delta arrives; visible_p50/p99 are arrival - event time over every result.
+     E2E_BENCH_TRACE=<file> writes "<arrival unix time> <visible ms>" per elo delta.
 """
 import argparse
 import json
@@ -69,12 +70,17 @@ def watch_visibility(ratingctl, brokers, topic):
                              "--type=deltas", "--from_end", "--lag"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     seen = []
+    trace = open(os.environ["E2E_BENCH_TRACE"], "w") if os.environ.get("E2E_BENCH_TRACE") else None
 
     def read():
         for line in proc.stdout:
             model, _, ms = line.partition(" ")
             if model == "elo":
                 seen.append(float(ms) / 1e3)
+                if trace:  # arrival time and visibility, to find when the tail happens
+                    trace.write("%.4f %s\n" % (time.time(), ms.strip()))
+        if trace:
+            trace.close()
 
     threading.Thread(target=read, daemon=True).start()
     return proc, seen
@@ -161,6 +167,10 @@ def main():
     snp = "ratingd_snapshot_duration_seconds"
     while a.after_first_snapshot and metrics(metrics_port).get(snp + "_count", 0) < 1:
         time.sleep(0.1)
+    # Write back the page cache the backlog phase dirtied (the broker's logs, a few hundred
+    # MB): the kernel would otherwise do it ~30 s after, inside the latency phase, and the
+    # broker's appends stall behind that burst of disk writes.
+    os.sync()
     m0 = metrics(metrics_port)
 
     live = os.path.join(work, "live.jsonl")
