@@ -1,0 +1,36 @@
+#!/bin/bash
+# Repeated end-to-end runs on one fresh benchmark broker (docs/BENCHMARKS.md, "A concurrent
+# collector for the co-located broker"): starts a broker in an empty $KAFKA_DIR with the
+# given heap and JVM flags, makes one full-size warm-up run (a fresh broker JVM is still
+# compiling its hot paths then; not counted), then RUNS runs of e2e_bench.py in the steady
+# state (--after-first-snapshot), one JSON line each in $OUT_PREFIX-<i>.json, and stops
+# the broker. Prints one summary line per run.
+#
+#   KAFKA_HEAP=2g KAFKA_JVM_OPTS="-XX:+UseZGC -XX:+AlwaysPreTouch" RUNS=6 \
+#       bash tests/bench/e2e_latency_runs.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export KAFKA_DIR=${KAFKA_DIR:-/tmp/kafka-bench}
+runs=${RUNS:-5}
+out=${OUT_PREFIX:-/tmp/e2e-latency}
+bin=${RATINGD_BIN_DIR:-build/ci/bin}
+
+bash deploy/kafka/broker.sh stop >/dev/null 2>&1 || true
+rm -rf "$KAFKA_DIR"
+bash deploy/kafka/broker.sh start wait
+trap 'bash deploy/kafka/broker.sh stop' EXIT
+
+bench() {
+  python3 tests/bench/e2e_bench.py --ratingd "$bin/ratingd" --ratingctl "$bin/ratingctl" "$@"
+}
+bench --results 1000000 --seconds 15 >"$out-warmup.json"
+for i in $(seq 1 "$runs"); do
+  bench --results 1000000 --seconds 15 --after-first-snapshot | tail -1 >"$out-$i.json"
+  python3 - "$out-$i.json" "$i" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("run %s: %s results/s, visible p50 %s ms p99 %s ms, ingest p99 %s ms, commit p99 %s ms" % (
+    sys.argv[2], d["ratingd_throughput_per_s"], d["visible_p50_ms"], d["visible_p99_ms"],
+    d["ingest_p99_ms"], d["commit_p99_ms"]))
+PY
+done
