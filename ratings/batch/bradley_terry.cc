@@ -24,6 +24,16 @@ absl::Status Validate(size_t n, absl::Span<const PairCount> pairs, const Bradley
     return absl::InvalidArgumentError(
         absl::StrCat("elo-bt: max_iterations must be >= 1, got ", o.max_iterations));
   }
+  if (!o.start.empty() && o.start.size() != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("elo-bt: ", o.start.size(), " starting ratings for ", n, " agents"));
+  }
+  for (size_t i = 0; i < o.start.size(); ++i) {
+    if (!std::isfinite(o.start[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("elo-bt: starting rating ", i, " is not finite"));
+    }
+  }
   for (size_t i = 0; i < pairs.size(); ++i) {
     const PairCount& p = pairs[i];
     if (p.a >= p.b || p.b >= n || !std::isfinite(p.n_ab) || !std::isfinite(p.n_ba) || p.n_ab < 0 ||
@@ -149,6 +159,9 @@ absl::StatusOr<BradleyTerryFit> FitBradleyTerry(size_t n, absl::Span<const PairC
   std::vector<double> gamma(n, 1.0), g1, g2, jump, g3;
   BradleyTerryFit fit;
   const double kEloPerLn = 400.0 / std::log(10.0);
+  for (size_t i = 0; i < options.start.size(); ++i) {
+    gamma[i] = std::exp((options.start[i] - options.anchor) / kEloPerLn);
+  }
   const double tolerance = options.tolerance / kEloPerLn;  // in ln(gamma)
   const int64_t stride = ProgressStride(options.max_iterations);
   int64_t it = 0;

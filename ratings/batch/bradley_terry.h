@@ -41,6 +41,9 @@ struct BradleyTerryOptions {
   // in far fewer steps when MM is slow; every jump is checked not to lower the
   // log-posterior. Default on; off gives plain MM, one step per iteration.
   bool accelerate = true;
+  // Starting ratings (Elo scale), one per agent: a warm start from an earlier fit of
+  // similar data (growing batches, docs/ACTIVE.md §3). Empty: every agent at the anchor.
+  std::vector<double> start = {};
 };
 
 struct BradleyTerryFit {

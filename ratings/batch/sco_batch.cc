@@ -56,6 +56,19 @@ absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const Sc
   // Algorithm 1's theta^0 is the midpoint of the box (the paper writes (max - min)/2,
   // which is the midpoint for its min = 0).
   std::vector<double> theta(n, (o.min + o.max) / 2.0);
+  if (!o.start.empty()) {
+    if (o.start.size() != n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sco-batch: ", o.start.size(), " starting ratings for ", n, " agents"));
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (!(o.start[i] >= o.min && o.start[i] <= o.max)) {
+        return absl::InvalidArgumentError(absl::StrCat("sco-batch: starting rating ", i, " (",
+                                                       o.start[i], ") is outside [min, max]"));
+      }
+    }
+    theta = o.start;
+  }
   if (votes.size() == 0) return theta;
   BatchGradient gradient;
   std::mt19937_64 rng(o.seed);

@@ -26,6 +26,9 @@ struct ScoBatchOptions {
   double max = 100.0;
   // Seed of the batch sampling (std::mt19937_64 with ratings::UniformIndex).
   uint64_t seed = 0;
+  // theta^0, one rating per agent in [min, max]: a warm start from an earlier solve
+  // (growing batches, docs/ACTIVE.md §3). Empty: the midpoint for every agent.
+  std::vector<double> start = {};
 };
 
 struct ScoFenchelYoungOptions {
@@ -43,7 +46,7 @@ struct ScoFenchelYoungOptions {
   uint64_t seed = 0;
 };
 
-// Algorithm 1. theta^0 = (min + max) / 2 for all votes.num_agents() agents; each step
+// Algorithm 1. theta^0 = `start`, or (min + max) / 2 for all votes.num_agents() agents; each step
 // samples `batch` votes uniformly with replacement, computes the gradient of Eq. (7)
 // (a sum over the batch, not a mean) at theta^{t-1}, steps by -alpha times it, and clips
 // the touched ratings. A vote's weight scales its gradient (docs/MODELS.md §2, "weighted

@@ -45,8 +45,7 @@ absl::StatusOr<Format> InferFormat(std::string_view path) {
       "or .txt/.tsv/.scores (scores)"));
 }
 
-absl::StatusOr<ReadOutput> ReadResultsFile(const std::string& path, Format format,
-                                           const ResultLimits& limits) {
+absl::StatusOr<std::string> ReadFileContent(const std::string& path) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (file == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", path));
   std::string content;
@@ -62,7 +61,14 @@ absl::StatusOr<ReadOutput> ReadResultsFile(const std::string& path, Format forma
     content.append(buffer, n);
     if (n < sizeof(buffer)) break;
   }
-  return ParseResults(content, path, format, limits);
+  return content;
+}
+
+absl::StatusOr<ReadOutput> ReadResultsFile(const std::string& path, Format format,
+                                           const ResultLimits& limits) {
+  absl::StatusOr<std::string> content = ReadFileContent(path);
+  if (!content.ok()) return content.status();
+  return ParseResults(*content, path, format, limits);
 }
 
 absl::StatusOr<ReadOutput> ParseResults(std::string_view content, std::string_view filename,

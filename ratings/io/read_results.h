@@ -38,6 +38,9 @@ absl::StatusOr<Format> ParseFormat(std::string_view name);
 // .txt/.tsv/.scores -> scores. InvalidArgument naming the path otherwise.
 absl::StatusOr<Format> InferFormat(std::string_view path);
 
+// The whole content of a file. NotFound / PermissionDenied etc. name the path.
+absl::StatusOr<std::string> ReadFileContent(const std::string& path);
+
 // Reads and parses a whole file. NotFound / PermissionDenied etc. name the path.
 absl::StatusOr<ReadOutput> ReadResultsFile(const std::string& path, Format format,
                                            const ResultLimits& limits);
@@ -65,5 +68,18 @@ absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_vi
 // rank higher; equal scores tie. Each line becomes one result of weight 1.
 absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
                                        const ResultLimits& limits);
+
+// A score table with the spreads ParseScores drops: the per-task means and standard
+// deviations ([AE] §5.2.1 draws S_{v,a} = N(mean, std) from them). Same syntax and errors
+// as ParseScores, plus: a std must be >= 0. A cell without `±std` has std 0.
+struct ScoreTable {
+  std::vector<std::string> agents;         // the column header's agents
+  std::vector<std::string> tasks;          // first column, in file order
+  std::vector<int64_t> lines;              // 1-based line of each task
+  std::vector<std::vector<double>> means;  // [task][agent]
+  std::vector<std::vector<double>> stds;   // [task][agent], 0 where none was given
+};
+absl::StatusOr<ScoreTable> ParseScoreTable(std::string_view content, std::string_view filename,
+                                           const ResultLimits& limits);
 
 }  // namespace ratings::io

@@ -79,15 +79,28 @@ std::optional<double> ParseNumber(absl::string_view s) {
   return value;
 }
 
-// A number, or `mean±std` / `mean+-std` whose mean is returned (the std must parse too).
-std::optional<double> ParseScore(absl::string_view token) {
+struct Cell {
+  double mean = 0;
+  double std = 0;
+};
+
+// A number, or `mean±std` / `mean+-std` (the std must parse and be >= 0).
+std::optional<Cell> ParseCell(absl::string_view token) {
   size_t split = token.find(kPlusMinus);
   if (split == absl::string_view::npos) split = token.find("+-");
-  if (split == absl::string_view::npos) return ParseNumber(token);
+  if (split == absl::string_view::npos) {
+    const std::optional<double> mean = ParseNumber(token);
+    if (!mean.has_value()) return std::nullopt;
+    return Cell{*mean, 0.0};
+  }
   // Both separators are two bytes long.
-  if (!ParseNumber(token.substr(split + 2)).has_value()) return std::nullopt;
-  return ParseNumber(token.substr(0, split));
+  const std::optional<double> std = ParseNumber(token.substr(split + 2));
+  const std::optional<double> mean = ParseNumber(token.substr(0, split));
+  if (!std.has_value() || !mean.has_value() || *std < 0) return std::nullopt;
+  return Cell{*mean, *std};
 }
+
+absl::string_view AsAbsl(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 std::string Where(absl::string_view filename, int64_t line_number) {
   return absl::StrCat(filename, ":", line_number, ": ");
@@ -128,14 +141,15 @@ absl::StatusOr<std::vector<std::string>> ParseColumnHeader(absl::string_view bod
 
 }  // namespace
 
-absl::StatusOr<ReadOutput> ParseScores(std::string_view content_view,
-                                       std::string_view filename_view, const ResultLimits& limits) {
+absl::StatusOr<ScoreTable> ParseScoreTable(std::string_view content_view,
+                                           std::string_view filename_view,
+                                           const ResultLimits& limits) {
   // Debian's Abseil keeps its own absl::string_view, distinct from std::string_view.
   const absl::string_view content(content_view.data(), content_view.size());
   const absl::string_view filename(filename_view.data(), filename_view.size());
-  ReadOutput output;
+  ScoreTable table;
   std::optional<std::pair<absl::string_view, int64_t>> last_comment;  // body, line
-  std::optional<std::vector<std::string>> agents;                     // set at the first data line
+  bool have_header = false;                                           // set at the first data line
   int64_t line_number = 0;
   for (absl::string_view line : absl::StrSplit(content, '\n')) {
     ++line_number;
@@ -143,11 +157,11 @@ absl::StatusOr<ReadOutput> ParseScores(std::string_view content_view,
     const absl::string_view trimmed = absl::StripAsciiWhitespace(line);
     if (trimmed.empty()) continue;
     if (trimmed.front() == '#') {
-      if (!agents.has_value()) last_comment.emplace(trimmed.substr(1), line_number);
+      if (!have_header) last_comment.emplace(trimmed.substr(1), line_number);
       continue;
     }
     const std::string where = Where(filename, line_number);
-    if (!agents.has_value()) {
+    if (!have_header) {
       if (!last_comment.has_value()) {
         return absl::InvalidArgumentError(absl::StrCat(
             where, "no column header ('# game agent1 agent2 ...') before the first data line"));
@@ -155,40 +169,58 @@ absl::StatusOr<ReadOutput> ParseScores(std::string_view content_view,
       absl::StatusOr<std::vector<std::string>> header =
           ParseColumnHeader(last_comment->first, Where(filename, last_comment->second), limits);
       if (!header.ok()) return header.status();
-      agents = *std::move(header);
+      table.agents = *std::move(header);
+      have_header = true;
     }
 
     const std::vector<absl::string_view> tokens =
         absl::StrSplit(trimmed, absl::ByAnyChar(kWhitespace), absl::SkipEmpty());
     const absl::string_view task = tokens.front();
     const size_t num_scores = tokens.size() - 1;
-    if (num_scores != agents->size()) {
+    if (num_scores != table.agents.size()) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, "task ", task, " has ", num_scores, " scores, expected ",
-                       agents->size(), " (agents: ", absl::StrJoin(*agents, " "), ")"));
+                       table.agents.size(), " (agents: ", absl::StrJoin(table.agents, " "), ")"));
     }
-    std::vector<double> scores(num_scores);
+    std::vector<double> means(num_scores);
+    std::vector<double> stds(num_scores);
     for (size_t i = 0; i < num_scores; ++i) {
-      const std::optional<double> score = ParseScore(tokens[i + 1]);
-      if (!score.has_value()) {
+      const std::optional<Cell> cell = ParseCell(tokens[i + 1]);
+      if (!cell.has_value()) {
         return absl::InvalidArgumentError(absl::StrCat(where, "column ", i + 2, " (agent ",
-                                                       (*agents)[i], "): cannot parse score '",
+                                                       table.agents[i], "): cannot parse score '",
                                                        tokens[i + 1], "'"));
       }
-      scores[i] = *score;
+      means[i] = cell->mean;
+      stds[i] = cell->std;
     }
+    table.tasks.emplace_back(task);
+    table.lines.push_back(line_number);
+    table.means.push_back(std::move(means));
+    table.stds.push_back(std::move(stds));
+  }
+  return table;
+}
 
+absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
+                                       const ResultLimits& limits) {
+  absl::StatusOr<ScoreTable> table = ParseScoreTable(content, filename, limits);
+  if (!table.ok()) return table.status();
+  ReadOutput output;
+  for (size_t t = 0; t < table->tasks.size(); ++t) {
+    const std::vector<double>& scores = table->means[t];
     ResultRecord record;
-    record.task = std::string(task);
-    record.line = line_number;
-    record.result.standings.reserve(num_scores);
-    for (size_t i = 0; i < num_scores; ++i) {
+    record.task = table->tasks[t];
+    record.line = table->lines[t];
+    record.result.standings.reserve(scores.size());
+    for (size_t i = 0; i < scores.size(); ++i) {
       uint32_t rank = 1;
       for (double other : scores) rank += other > scores[i] ? 1 : 0;
-      record.result.standings.push_back(Standing{(*agents)[i], rank, scores[i]});
+      record.result.standings.push_back(Standing{table->agents[i], rank, scores[i]});
     }
     if (absl::Status valid = ValidateResult(record.result, limits); !valid.ok()) {
-      return absl::Status(valid.code(), absl::StrCat(where, valid.message()));
+      return absl::Status(valid.code(),
+                          absl::StrCat(Where(AsAbsl(filename), record.line), valid.message()));
     }
     output.records.push_back(std::move(record));
   }

@@ -50,6 +50,26 @@ TEST(BradleyTerryTest, OneMmIterationByHandWithoutPrior) {
   EXPECT_NEAR(fit->ratings[2], 1463.5998303915017, 1e-9);
 }
 
+// A warm start at the fixed point converges at once to the same ratings (the closed form
+// above), and a start of the wrong size or not finite is refused.
+TEST(BradleyTerryTest, WarmStartAtTheFixedPointConvergesAtOnce) {
+  const std::vector<PairCount> pairs = {{.a = 0, .b = 1, .n_ab = 3, .n_ba = 1}};
+  BradleyTerryOptions o = Options(0);
+  const double half = 200 * std::log10(3.0);
+  o.start = {1500 + half, 1500 - half};
+  absl::StatusOr<BradleyTerryFit> fit = FitBradleyTerry(2, pairs, o);
+  ASSERT_THAT(fit, IsOk()) << fit.status();
+  EXPECT_TRUE(fit->converged);
+  EXPECT_EQ(fit->iterations, 1);
+  EXPECT_NEAR(fit->ratings[0] - fit->ratings[1], 400 * std::log10(3.0), 1e-6);
+  o.start = {1500};
+  EXPECT_THAT(FitBradleyTerry(2, pairs, o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1 starting ratings for 2")));
+  o.start = {1500, std::nan("")};
+  EXPECT_THAT(FitBradleyTerry(2, pairs, o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("starting rating 1")));
+}
+
 // The same iteration with prior 2: each agent gets one virtual win and one virtual loss
 // against gamma = 1, so W = (4, 4, 3) and the denominators gain 2/(1+1) = 1:
 // gamma = (4/3.5, 1, 3/3.5); ratings 1500 + 400 log10(gamma) (Python: 1523.1967787910746,

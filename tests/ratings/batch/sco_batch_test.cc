@@ -57,6 +57,25 @@ TEST(ScoBatchTest, TwoStepsByHand) {
 // Weight 3 and tau 2, batch 1: step alpha/tau * w * s(1-s) per pair = 0.05 * 3 * 1/4;
 // A gains two pairs (50.075), C loses two (49.925), B nets zero. Then PROJ: with
 // max = 50.05 A is clipped.
+// A warm start is theta^0: one step from (50.1, 50, 49.9) equals the second step of
+// TwoStepsByHand; a start outside [min, max] or of the wrong size is refused.
+TEST(ScoBatchTest, StartIsThetaZero) {
+  VoteSet votes;
+  Add(votes, {0, 1, 2}, {1, 2, 3});
+  ScoBatchOptions o = {.batch = 2, .iterations = 1, .alpha = 0.1, .tau = 1};
+  o.start = {50.1, 50.0, 49.9};
+  absl::StatusOr<std::vector<double>> theta = SolveScoBatch(votes, o);
+  ASSERT_THAT(theta, IsOk()) << theta.status();
+  EXPECT_NEAR((*theta)[0], 50.19937852258095, 1e-12);
+  EXPECT_NEAR((*theta)[2], 49.80062147741905, 1e-12);
+  o.start = {50.0, 101.0, 50.0};
+  EXPECT_THAT(SolveScoBatch(votes, o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("outside [min, max]")));
+  o.start = {50.0};
+  EXPECT_THAT(SolveScoBatch(votes, o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1 starting ratings for 3")));
+}
+
 TEST(ScoBatchTest, WeightTauAndProjection) {
   VoteSet votes;
   Add(votes, {0, 1, 2}, {1, 2, 3}, 1, 3.0);

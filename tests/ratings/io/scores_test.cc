@@ -243,6 +243,25 @@ TEST(ScoresTest, Agent57BoxingFourWayTie) {
   EXPECT_EQ(Find(boxing->result, "random").rank, 8u);
 }
 
+// ParseScoreTable keeps what ParseScores drops: the stds, 0 where a cell has none (the
+// table kTable above, read by hand).
+TEST(ScoresTest, ScoreTableKeepsMeansAndStds) {
+  absl::StatusOr<ScoreTable> table = ParseScoreTable(kTable, "t.txt", ResultLimits());
+  ASSERT_THAT(table.status(), IsOk());
+  EXPECT_EQ(table->agents, (std::vector<std::string>{"x", "y", "z"}));
+  EXPECT_EQ(table->tasks, (std::vector<std::string>{"pong", "skiing", "boxing"}));
+  EXPECT_EQ(table->lines, (std::vector<int64_t>{3, 5, 6}));
+  EXPECT_EQ(table->means[1], (std::vector<double>{-4336.9, -17098.10, -4336.9}));
+  EXPECT_EQ(table->stds[1], (std::vector<double>{12.5, 0.5, 0.0}));
+  EXPECT_EQ(table->stds[0], (std::vector<double>{0.0, 0.0, 0.0}));
+}
+
+TEST(ScoresTest, NegativeStdIsAnError) {
+  EXPECT_THAT(ParseScoreTable("# g x y\nt 1+--2 3\n", "t.txt", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("t.txt:2: column 2 (agent x): cannot parse score '1+--2'")));
+}
+
 TEST(ScoresTest, ParseResultsDispatchesToScores) {
   absl::StatusOr<ReadOutput> out =
       ParseResults("# g a b\nt 1 2\n", "x", Format::kScores, ResultLimits());
