@@ -1,0 +1,49 @@
+#include "ratings/active/algorithms.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ratings/active/evaluators.h"
+
+namespace ratings::active {
+
+absl::StatusOr<std::unique_ptr<Evaluator>> MakeEvaluator(absl::string_view name, size_t tasks,
+                                                         size_t agents, const AlgorithmOptions& o,
+                                                         uint64_t seed) {
+  if (agents < 2 || tasks < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("need at least 2 agents and 1 task, got ", agents, " and ", tasks));
+  }
+  if (name == "uniform-averaging") return MakeUniformAveraging(tasks, agents);
+  if (name == "basic-ucb") return MakeBasicUcb(tasks, agents, o.ucb_c);
+  if (name == "online-elo") return MakeOnlineElo(tasks, agents, o);
+  if (name == "online-sco") return MakeOnlineSco(tasks, agents, o);
+  if (name == "batch-elo") return MakeGrowingBatch(BatchMethod::kElo, tasks, agents, o, seed);
+  if (name == "batch-copeland") {
+    return MakeGrowingBatch(BatchMethod::kCopeland, tasks, agents, o, seed);
+  }
+  if (name == "batch-ranked-pairs") {
+    return MakeGrowingBatch(BatchMethod::kRankedPairs, tasks, agents, o, seed);
+  }
+  if (name == "batch-maximal-lotteries") {
+    return MakeGrowingBatch(BatchMethod::kMaximalLotteries, tasks, agents, o, seed);
+  }
+  if (name == "batch-sco") return MakeGrowingBatch(BatchMethod::kSco, tasks, agents, o, seed);
+  if (name == "mean-model-copeland") return MakeMeanModel(TallyRule::kCopeland, tasks, agents, o);
+  if (name == "mean-model-ranked-pairs") {
+    return MakeMeanModel(TallyRule::kRankedPairs, tasks, agents, o);
+  }
+  if (name == "mean-model-max-lot") {
+    return MakeMeanModel(TallyRule::kMaximalLotteries, tasks, agents, o);
+  }
+  for (absl::string_view known : kAlgorithmNames) {
+    if (name == known) {
+      return absl::UnimplementedError(absl::StrCat("algorithm '", name, "' is not built yet"));
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown algorithm '", name, "'; known: ", absl::StrJoin(kAlgorithmNames, ", ")));
+}
+
+}  // namespace ratings::active
