@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -21,6 +22,7 @@
 #include "daemon/ratingctl/produce.h"
 #include "daemon/ratingctl/progress_line.h"
 #include "daemon/ratingctl/rate.h"
+#include "daemon/ratingctl/simulate.h"
 #include "daemon/ratingctl/tail.h"
 
 ABSL_FLAG(std::string, method, "",
@@ -42,11 +44,23 @@ ABSL_FLAG(std::string, truth, "", "eval: the ground-truth ranking (same formats)
 ABSL_FLAG(std::string, methods, "", "eval: comma-separated methods for held-out KTD_test");
 ABSL_FLAG(int64_t, splits, 10, "eval: number of random train/test splits");
 ABSL_FLAG(double, test_fraction, 0.1, "eval: share of results asked for each test set");
-ABSL_FLAG(int64_t, k, 3, "eval: k of the top-k identification error and GRE");
+// A string because the subcommands differ: eval takes one integer, simulate a list.
+ABSL_FLAG(std::string, k, "",
+          "eval: k of the top-k identification error and GRE (one integer, default 3); "
+          "simulate: the k of GRE, comma-separated (default 3,8)");
 ABSL_FLAG(int64_t, agre_steps, 0, "eval: AGRE over this many growing prefixes (needs --method)");
 // generate.
 ABSL_FLAG(std::string, model, "", "generate: mallows, plackett-luce, clones, cycle, tournament");
 ABSL_FLAG(std::string, out, "", "generate: the JSONL file to write (truth beside it)");
+// simulate.
+ABSL_FLAG(std::string, generator, "",
+          "simulate: mallows, plackett-luce, clones, atari-agent57 or table:FILE");
+ABSL_FLAG(std::string, algorithms, "", "simulate: comma-separated algorithms (see --help)");
+ABSL_FLAG(int64_t, rounds, 10000, "simulate: rounds T of Algorithm 1");
+ABSL_FLAG(int64_t, seeds, 100, "simulate: independent runs");
+ABSL_FLAG(int64_t, window, 250, "simulate: sliding window of the --curves");
+ABSL_FLAG(int32_t, threads, 0, "simulate: threads running seeds (0: every core)");
+ABSL_FLAG(std::string, curves, "", "simulate: write the windowed GRE curves to this CSV file");
 // produce and tail.
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "produce/tail: Kafka bootstrap servers");
 ABSL_FLAG(std::string, topic, "", "produce/tail: the topic");
@@ -101,6 +115,21 @@ constexpr char kUsage[] =
     "  tau (1), max_rating (10); clones: agents, tasks, dispersion, clones (8); cycle:\n"
     "  agents (3), tasks (30); tournament: agents (20), players (4), contests (50),\n"
     "  matching (uniform|skill), skill_mean (100), skill_std (30), noise_std (5), candidates (3)\n"
+    "\n"
+    "ratingctl simulate --generator mallows|plackett-luce|clones|atari-agent57|table:FILE\n"
+    "                   --algorithms A1,A2 [--param key=value | --param A:key=value]...\n"
+    "                   [--rounds 10000] [--seeds 100] [--k 3,8] [--window 250] [--seed N]\n"
+    "                   [--threads N] [--curves FILE.csv] [--output json|table]\n"
+    "  Active evaluation ([AE] Alg. 1): AGRE (mean and 95% interval over seeds), final GRE\n"
+    "  and its zero fraction per algorithm and k, as one JSON document; byte-identical for\n"
+    "  any --threads. Algorithms: uniform-averaging, basic-ucb (c), online-elo (k 1,\n"
+    "  initial), online-sco (alpha, tau, min, max), batch-elo (prior, tolerance,\n"
+    "  max_iterations), batch-copeland, batch-ranked-pairs, batch-maximal-lotteries\n"
+    "  (exploration 0.1), batch-sco (batch 32, steps 1, alpha 0.01, tau, min, max),\n"
+    "  mean-model-copeland, mean-model-ranked-pairs, mean-model-max-lot; every batch-* and\n"
+    "  mean-model-* takes burn_in (1). Generator parameters: agents (8), tasks (50), phi\n"
+    "  (0.3; mallows, clones), tau (1) and theta_max (10) (plackett-luce), clones (8) and\n"
+    "  epsilon (0.1) (clones), sigma (20), low (0), high (100); tables take none.\n"
     "\n"
     "ratingctl produce --brokers B --topic T --input FILE [--format F] [--pool P] [--rate R]\n"
     "  Produces the file's results as GameResults (key = pool). PrefLib and score tables\n"
@@ -177,7 +206,9 @@ int Eval(std::vector<std::string> params) {
   }
   config.splits = absl::GetFlag(FLAGS_splits);
   config.test_fraction = absl::GetFlag(FLAGS_test_fraction);
-  config.k = absl::GetFlag(FLAGS_k);
+  if (const std::string k = absl::GetFlag(FLAGS_k); !k.empty() && !absl::SimpleAtoi(k, &config.k)) {
+    return Fail(absl::StrCat("eval: --k '", k, "' is not an integer"));
+  }
   config.agre_steps = absl::GetFlag(FLAGS_agre_steps);
   config.seed = absl::GetFlag(FLAGS_seed);
   if (config.input.empty()) return Fail("eval: --input FILE is required");
@@ -191,6 +222,59 @@ int Eval(std::vector<std::string> params) {
   auto doc = ratingd::RunEval(config);
   if (!doc.ok()) return Fail(std::string(doc.status().message()));
   auto json = ratingd::DeterministicJson(*doc);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
+int Simulate(std::vector<std::string> params) {
+  ratingd::SimulateConfig config;
+  config.generator = absl::GetFlag(FLAGS_generator);
+  for (absl::string_view a :
+       absl::StrSplit(absl::GetFlag(FLAGS_algorithms), ',', absl::SkipEmpty())) {
+    config.algorithms.emplace_back(a);
+  }
+  config.params = std::move(params);
+  config.sim.rounds = absl::GetFlag(FLAGS_rounds);
+  config.sim.seeds = absl::GetFlag(FLAGS_seeds);
+  config.sim.window = absl::GetFlag(FLAGS_window);
+  config.sim.seed = absl::GetFlag(FLAGS_seed);
+  config.threads = absl::GetFlag(FLAGS_threads);
+  if (config.generator.empty()) return Fail("simulate: --generator is required (see --help)");
+  if (const std::string k = absl::GetFlag(FLAGS_k); !k.empty()) {
+    config.sim.k.clear();
+    for (absl::string_view item : absl::StrSplit(k, ',')) {
+      size_t value = 0;
+      if (!absl::SimpleAtoi(item, &value) || value < 1) {
+        return Fail(absl::StrCat("simulate: --k '", k, "': '", item, "' is not an integer >= 1"));
+      }
+      config.sim.k.push_back(value);
+    }
+  }
+  const std::string curves = absl::GetFlag(FLAGS_curves);
+  config.curves = !curves.empty();
+  const std::string output = absl::GetFlag(FLAGS_output);
+  if (output != "json" && output != "table") {
+    return Fail(absl::StrCat("--output: '", output, "' is not json or table"));
+  }
+  if (config.threads < 0) return Fail("simulate: --threads must be >= 0");
+  if (isatty(STDERR_FILENO)) config.progress = ratingd::TerminalProgress("simulate");
+  auto result = ratingd::RunSimulate(config);
+  if (!result.ok()) return Fail(std::string(result.status().message()));
+  if (config.curves) {
+    std::FILE* file = std::fopen(curves.c_str(), "w");
+    if (file == nullptr) return Fail(absl::StrCat("cannot write ", curves));
+    const size_t written =
+        std::fwrite(result->curves_csv.data(), 1, result->curves_csv.size(), file);
+    if (std::fclose(file) != 0 || written != result->curves_csv.size()) {
+      return Fail(absl::StrCat("cannot write ", curves));
+    }
+  }
+  if (output == "table") {
+    std::cout << ratingd::SimulateTable(result->document);
+    return 0;
+  }
+  auto json = ratingd::DeterministicJson(result->document);
   if (!json.ok()) return Fail(std::string(json.status().message()));
   std::cout << *json << "\n";
   return 0;
@@ -262,8 +346,10 @@ int main(int argc, char** argv) {
   if (command == "rate") return Rate(std::move(params));
   if (command == "eval") return Eval(std::move(params));
   if (command == "generate") return Generate(std::move(params));
+  if (command == "simulate") return Simulate(std::move(params));
   if (command == "produce") return Produce(kafka);
   if (command == "tail") return Tail(kafka);
-  return Fail(absl::StrCat("unknown subcommand '", command,
-                           "'; known: rate, eval, generate, produce, tail\nusage: ", kUsage));
+  return Fail(
+      absl::StrCat("unknown subcommand '", command,
+                   "'; known: rate, eval, generate, simulate, produce, tail\nusage: ", kUsage));
 }
