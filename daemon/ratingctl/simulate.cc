@@ -100,7 +100,8 @@ void BindAlgorithm(const std::string& name, AlgorithmOptions& o, ParamTable& tab
         .Add("min", &o.sco.min)
         .Add("max", &o.sco.max);
   }
-  const bool batch = absl::StartsWith(name, "batch-") || absl::StartsWith(name, "mean-model-");
+  const bool batch = absl::StartsWith(name, "batch-") || absl::StartsWith(name, "mean-model-") ||
+                     name == "proportional-representation";
   if (batch) table.Add("burn_in", BoolSetter(&o.burn_in), [&o] { return NumberValue(o.burn_in); });
   if (name == "batch-elo") {
     table.Add("prior", &o.bradley_terry.prior)
@@ -115,7 +116,13 @@ void BindAlgorithm(const std::string& name, AlgorithmOptions& o, ParamTable& tab
         .Add("min", &o.sco.min)
         .Add("max", &o.sco.max);
   }
-  if (name == "batch-maximal-lotteries") table.Add("exploration", &o.exploration);
+  if (name == "batch-maximal-lotteries" || name == "batch-nash-averaging" ||
+      name == "online-maximal-lotteries" || name == "online-nash-averaging") {
+    table.Add("exploration", &o.exploration);
+  }
+  if (name == "proportional-representation") {
+    table.Add("g", &o.prop_rep_g).Add("exploration", &o.exploration);
+  }
 }
 
 struct Algorithm {

@@ -15,6 +15,9 @@ struct AlgorithmOptions {
   double ucb_c = std::sqrt(2.0) * 100.0;
   // ε of σ' = ε/|A| + (1 - ε)σ (Table 1) and γ of the App. A bandits. Not given: 0.1.
   double exploration = 0.1;
+  // PROPORTIONALREPRESENTATION's g: E must rank each agent in its top r at least
+  // 1/g as often as all tasks do (not given: 5).
+  int64_t prop_rep_g = 5;
   // Burn-in of §4.2 for the mean-model and growing-batch algorithms (false: none).
   bool burn_in = true;
   // ONLINEELO: K and the initial rating (not given; K = 1 is near Table 3).

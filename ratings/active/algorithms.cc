@@ -1,5 +1,6 @@
 #include "ratings/active/algorithms.h"
 
+#include <cmath>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,13 @@ absl::StatusOr<std::unique_ptr<Evaluator>> MakeEvaluator(absl::string_view name,
   if (agents < 2 || tasks < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("need at least 2 agents and 1 task, got ", agents, " and ", tasks));
+  }
+  if (!(o.exploration >= 0 && o.exploration <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("exploration must be in [0, 1], got ", o.exploration));
+  }
+  if (!(o.ucb_c >= 0) || !std::isfinite(o.ucb_c)) {
+    return absl::InvalidArgumentError(absl::StrCat("c must be finite and >= 0, got ", o.ucb_c));
   }
   if (name == "uniform-averaging") return MakeUniformAveraging(tasks, agents);
   if (name == "basic-ucb") return MakeBasicUcb(tasks, agents, o.ucb_c);
@@ -36,6 +44,15 @@ absl::StatusOr<std::unique_ptr<Evaluator>> MakeEvaluator(absl::string_view name,
   }
   if (name == "mean-model-max-lot") {
     return MakeMeanModel(TallyRule::kMaximalLotteries, tasks, agents, o);
+  }
+  if (name == "online-maximal-lotteries") return MakeOnlineMaximalLotteries(tasks, agents, o);
+  if (name == "online-nash-averaging") return MakeOnlineNashAveraging(tasks, agents, o);
+  if (name == "kemeny-el") return MakeKemenyEl(tasks, agents);
+  if (name == "proportional-representation") {
+    if (o.prop_rep_g < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("g must be >= 1, got ", o.prop_rep_g));
+    }
+    return MakeProportionalRepresentation(tasks, agents, o);
   }
   for (absl::string_view known : kAlgorithmNames) {
     if (name == known) {

@@ -43,4 +43,35 @@ std::unique_ptr<Evaluator> MakeGrowingBatch(BatchMethod method, size_t tasks, si
 std::unique_ptr<Evaluator> MakeMeanModel(TallyRule rule, size_t tasks, size_t agents,
                                          const AlgorithmOptions& o);
 
+// ONLINEMAXIMALLOTTERIES / ONLINENASHAVERAGING (§4.2.2, App. A): two regret-matching bandits
+// in self-play on the margin game (agent vs agent; +1 win, -1 loss, 0 tie; uniform task)
+// or on the agent-vs-task game (utility = score / 100; the task is the column player's
+// draw, both agents the row player's, distinct). Sampling strategies mix in `exploration`;
+// the ranking sorts each agent's mean utility against the column player's average strategy.
+std::unique_ptr<Evaluator> MakeOnlineMaximalLotteries(size_t tasks, size_t agents,
+                                                      const AlgorithmOptions& o);
+std::unique_ptr<Evaluator> MakeOnlineNashAveraging(size_t tasks, size_t agents,
+                                                   const AlgorithmOptions& o);
+
+// PROPORTIONALREPRESENTATION (§4.2): a mean model; each round the evaluation set E =
+// GreedyRepresentativeTasks of the estimated task rankings with g = o.prop_rep_g; the task
+// is uniform in E with probability 1 - o.exploration, else uniform in V; agents uniform
+// (after the burn-in); ranking = ranked pairs over E's estimated rankings.
+std::unique_ptr<Evaluator> MakeProportionalRepresentation(size_t tasks, size_t agents,
+                                                          const AlgorithmOptions& o);
+
+// KEMENYEL (§4.1.2), as docs/ACTIVE.md §3 reads it: uniform task; the pair uniform among
+// those not yet resolved by a Hoeffding bound at confidence 1 - δ_k (all pairs when every
+// one is resolved); epoch k (δ_k = 0.1 / 2^k) ends when each open pair has n_k samples;
+// ranking = the exact Kemeny ranking of the win-rate matrix Q.
+std::unique_ptr<Evaluator> MakeKemenyEl(size_t tasks, size_t agents);
+
+// The greedy g-positional representation cover of docs/ACTIVE.md §3: `ranks[v][a]` is a's
+// rank in task v's ranking (1 = best, 0 = unranked). E must rank every agent a in its top
+// r at least floor(|{v : a in top r of v}| / g) times, for every r; tasks are added one by
+// one, each the one covering the most outstanding (a, r) requirements (ties: lower id),
+// until none is left. Returns E in the order chosen.
+std::vector<TaskId> GreedyRepresentativeTasks(const std::vector<std::vector<uint32_t>>& ranks,
+                                              size_t agents, int64_t g);
+
 }  // namespace ratings::active

@@ -1,3 +1,5 @@
+#include "ratings/active/evaluators.h"
+
 #include <memory>
 #include <random>
 #include <string>
@@ -111,14 +113,63 @@ TEST(EvaluatorsTest, BatchMaximalLotteriesDrawsFromTheMixedLottery) {
   EXPECT_GE(with_a0, 3970);  // expected 3991; 4 standard errors below is ~3979
 }
 
+// KemenyEl with 3 agents: C(3,2) = 3 pairs, δ_0 = 0.1; a pair is resolved once
+// 1/2 > sqrt(ln(2·3/0.1) / (2n)), i.e. n > ln(60)/0.5 = 8.19. After 9 wins of a0 over a1
+// that pair is never chosen again; before, it is.
+TEST(EvaluatorsTest, KemenyElStopsSamplingAResolvedPair) {
+  auto e = Make("kemeny-el", 1, 3);
+  std::mt19937_64 rng(4);
+  auto pair_01_chosen = [&] {
+    for (int i = 0; i < 300; ++i) {
+      const Query q = e->Choose(1, rng);
+      if ((q.a == 0 && q.b == 1) || (q.a == 1 && q.b == 0)) return true;
+    }
+    return false;
+  };
+  for (int i = 0; i < 8; ++i) e->Observe({0, 0, 1, 9, 1});
+  EXPECT_TRUE(pair_01_chosen());
+  e->Observe({0, 1, 0, 1, 9});
+  EXPECT_FALSE(pair_01_chosen());
+  EXPECT_EQ(e->Ranking()[0], 0u);  // Kemeny of Q: a0 above a1
+}
+
+// The online bandits' matches are always two distinct agents.
+TEST(EvaluatorsTest, OnlineBanditsChooseDistinctAgents) {
+  for (const char* name : {"online-maximal-lotteries", "online-nash-averaging"}) {
+    auto e = Make(name, 4, 3);
+    std::mt19937_64 rng(8);
+    for (int64_t t = 1; t <= 500; ++t) {
+      const Query q = e->Choose(t, rng);
+      ASSERT_NE(q.a, q.b) << name;
+      ASSERT_LT(q.task, 4u) << name;
+      e->Observe({q.task, q.a, q.b, 10.0 * q.a, 10.0 * q.b});  // a2 > a1 > a0 everywhere
+    }
+    EXPECT_EQ(e->Ranking().front(), 2u) << name;
+  }
+}
+
 TEST(EvaluatorsTest, RankingsCoverEveryAgentBeforeAnySample) {
   for (const char* name :
        {"uniform-averaging", "basic-ucb", "online-elo", "online-sco", "batch-elo", "batch-copeland",
         "batch-ranked-pairs", "batch-maximal-lotteries", "batch-sco", "mean-model-copeland",
-        "mean-model-ranked-pairs", "mean-model-max-lot"}) {
+        "mean-model-ranked-pairs", "mean-model-max-lot", "kemeny-el", "proportional-representation",
+        "online-maximal-lotteries", "online-nash-averaging"}) {
     auto e = Make(name, 2, 5);
     EXPECT_THAT(e->Ranking(), ElementsAre(0, 1, 2, 3, 4)) << name;
   }
+}
+
+// The greedy cover by hand (docs/ACTIVE.md §3), g = 2. Tasks over a0..a2:
+// v0 a0>a1>a2, v1 a2>a1>a0, v2 a2>a0>a1, v3 a0>a2>a1. Requirements floor(count/2):
+// a0: top1 1, top2 1, top3 2; a1: 0, 1, 2; a2: 1, 1, 2. Every task covers 6 at first
+// (v0 taken, lowest id); then v1 and v2 cover 5, v3 4 (v1 taken); nothing is left.
+TEST(EvaluatorsTest, GreedyRepresentativeTasksByHand) {
+  const std::vector<std::vector<uint32_t>> ranks = {{1, 2, 3}, {3, 2, 1}, {2, 3, 1}, {1, 3, 2}};
+  EXPECT_THAT(GreedyRepresentativeTasks(ranks, 3, 2), ElementsAre(0, 1));
+  // g = 1 needs every task's top r matched as often as all tasks do: all four tasks.
+  EXPECT_THAT(GreedyRepresentativeTasks(ranks, 3, 1), ElementsAre(0, 1, 2, 3));
+  // Two equal tasks and a third, g = 2: one of the pair covers everything (v0).
+  EXPECT_THAT(GreedyRepresentativeTasks({{1, 2, 3}, {1, 2, 3}, {3, 2, 1}}, 3, 2), ElementsAre(0));
 }
 
 TEST(EvaluatorsTest, UnknownNamesAreErrorsListingTheKnownOnes) {
