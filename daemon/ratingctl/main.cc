@@ -27,7 +27,7 @@
 
 ABSL_FLAG(std::string, method, "",
           "rating method: elo, sco, ml, elo-bt, sco-batch, sco-fy, approval, plurality, borda, "
-          "stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml (see --help)");
+          "stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml, nash-avg (see --help)");
 ABSL_FLAG(std::string, input, "",
           "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
 ABSL_FLAG(std::string, format, "",
@@ -88,6 +88,8 @@ constexpr char kUsage[] =
     "Online models (file order): elo, sco, ml. Batch: elo-bt, sco-batch, sco-fy. Voting\n"
     "rules: approval (k = 3), plurality, borda, stv (winners), copeland, kemeny\n"
     "(max_agents), ranked-pairs, schulze, ml-exact and iml (max_agents, tolerance).\n"
+    "Agents vs tasks: nash-avg (tolerance), Nash averaging; needs scores per task (a score\n"
+    "table, or JSONL with task and scores), each task's scores mapped to [0, 1].\n"
     "Parameters (defaults):\n"
     "  elo: k (32), initial (1500)\n"
     "  sco: alpha (0.1), tau (1), min (0), max (100)\n"

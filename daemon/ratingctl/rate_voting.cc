@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
+#include "daemon/ratingctl/rate_nash.h"
 #include "ratings/agent_index.h"
 #include "ratings/batch/vote_set.h"
 #include "ratings/io/records_to_votes.h"
@@ -23,6 +24,7 @@
 #include "ratings/voting/exact_lottery.h"
 #include "ratings/voting/iterative_lotteries.h"
 #include "ratings/voting/kemeny.h"
+#include "ratings/voting/nash_averaging.h"
 #include "ratings/voting/ranked_pairs.h"
 #include "ratings/voting/schulze.h"
 #include "ratings/voting/scoring_rules.h"
@@ -41,7 +43,23 @@ struct VotingParams {
   int winners = 0;                           // stv; 0 = max(1, floor(m/2))
   voting::KemenyOptions kemeny = {};         // kemeny
   voting::ExactLotteryOptions lottery = {};  // ml-exact, iml
+  voting::NashAveragingOptions nash = {};    // nash-avg
 };
+
+// A solver tolerance, a number in (0, 1e-3).
+ParamTable& AddTolerance(ParamTable& table, double* tolerance) {
+  return table.Add(
+      "tolerance",
+      [tolerance](absl::string_view v) {
+        double parsed = 0;
+        if (!absl::SimpleAtod(v, &parsed) || !(parsed > 0.0 && parsed < 1e-3)) {
+          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not a number in (0, 1e-3)"));
+        }
+        *tolerance = parsed;
+        return absl::OkStatus();
+      },
+      [tolerance] { return NumberValue(*tolerance); });
+}
 
 // The parameters `method` takes, over `p`.
 ParamTable VotingParamTable(absl::string_view method, VotingParams& p) {
@@ -51,20 +69,10 @@ ParamTable VotingParamTable(absl::string_view method, VotingParams& p) {
   if (method == "kemeny")
     table.Add("max_agents", &p.kemeny.max_agents, 2, voting::kKemenyHardMaxAgents);
   if (method == "ml-exact" || method == "iml") {
-    table.Add("max_agents", &p.lottery.max_agents, 2, size_t{1} << 20)
-        .Add(
-            "tolerance",
-            [&p](absl::string_view v) {
-              double tolerance = 0;
-              if (!absl::SimpleAtod(v, &tolerance) || !(tolerance > 0.0 && tolerance < 1e-3)) {
-                return absl::InvalidArgumentError(
-                    absl::StrCat("'", v, "' is not a number in (0, 1e-3)"));
-              }
-              p.lottery.tolerance = tolerance;
-              return absl::OkStatus();
-            },
-            [&p] { return NumberValue(p.lottery.tolerance); });
+    table.Add("max_agents", &p.lottery.max_agents, 2, size_t{1} << 20);
+    AddTolerance(table, &p.lottery.tolerance);
   }
+  if (method == "nash-avg") AddTolerance(table, &p.nash.tolerance);
   return table;
 }
 
@@ -110,6 +118,15 @@ void AddOrder(const voting::SocialOrder& order, const ratings::AgentIndex& index
   }
 }
 
+// The effective parameters (defaults resolved), the seed and the skipped votes.
+void AddCommonExtra(const ParamTable& params, const RateConfig& config, int64_t skipped_votes,
+                    v1::RatingReport& report) {
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  *extra["params"].mutable_struct_value() = params.Values();
+  extra["seed"] = NumberValue(static_cast<double>(config.seed));
+  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
+}
+
 Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& index) {
   Struct out;
   for (size_t a = 0; a < values.size(); ++a) {
@@ -121,8 +138,8 @@ Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& inde
 }  // namespace
 
 std::vector<std::string> VotingMethods() {
-  return {"ml-exact", "iml",      "approval", "plurality",    "borda",
-          "stv",      "copeland", "kemeny",   "ranked-pairs", "schulze"};
+  return {"ml-exact", "iml",    "approval",     "plurality", "borda",   "stv",
+          "copeland", "kemeny", "ranked-pairs", "schulze",   "nash-avg"};
 }
 
 bool IsVotingMethod(absl::string_view method) {
@@ -143,6 +160,12 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   VotingParams params;
   ParamTable param_table = VotingParamTable(method, params);
   RETURN_IF_ERROR(param_table.Apply(config.params));
+  if (method == "nash-avg") {  // scores per task, not votes
+    ASSIGN_OR_RETURN(v1::RatingReport report,
+                     RateNashAveraging(config.input, records, params.nash));
+    AddCommonExtra(param_table, config, skipped_votes, report);
+    return report;
+  }
 
   ASSIGN_OR_RETURN(const Election e, MakeElection(records, config.input));
   if (!std::isfinite(e.votes.TotalWeight())) {
@@ -230,9 +253,7 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   }
   // The effective parameters, defaults resolved.
   if (method == "stv") params.winners = stv_winners;
-  *extra["params"].mutable_struct_value() = param_table.Values();
-  extra["seed"] = NumberValue(static_cast<double>(config.seed));
-  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
+  AddCommonExtra(param_table, config, skipped_votes, report);
   return report;
 }
 

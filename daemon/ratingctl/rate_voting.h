@@ -1,6 +1,7 @@
 // The batch voting methods of `ratingctl rate` (docs/MODELS.md §6): approval,
-// plurality, borda, stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml, on the
-// algorithms of ratings/voting. Wiring only: parameters, agent interning, the report.
+// plurality, borda, stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml, and
+// nash-avg (rate_nash.h), on the algorithms of ratings/voting. Wiring only: parameters,
+// agent interning, the report.
 #pragma once
 
 #include <cstdint>
@@ -27,13 +28,14 @@ bool IsVotingMethod(absl::string_view method);
 //   stv:               winners (0 = max(1, floor(m/2)))
 //   kemeny:            max_agents (20, <= 25; per majority cycle)
 //   ml-exact, iml:     max_agents (4096), tolerance (1e-9)
+//   nash-avg:          tolerance (1e-9)
 //   plurality, borda, copeland, ranked-pairs, schulze: none
 // InvalidArgument naming the parameter for an unknown key or a bad value; the
 // method's own refusal (e.g. kemeny above max_agents; the pairwise methods other than
 // copeland above 4096 agents) otherwise.
 //
 // The report: ranking with the method's appendix score as `rating`; rank order is
-//   approval, plurality, borda, copeland, iml: rating descending, then agent id;
+//   approval, plurality, borda, copeland, iml, nash-avg: rating descending, then agent id;
 //   stv, kemeny, ranked-pairs, schulze: the method's own order (its social welfare
 //     function, ties broken by agent id; the appendix scores follow it in all the
 //     paper's examples but are not guaranteed monotone in it);
@@ -42,7 +44,8 @@ bool IsVotingMethod(absl::string_view method);
 // here is deterministic), skipped_votes; ml-exact: lottery, exploitability, unique,
 // linear_programs; iml: levels (list of [{agent, probability}] from the top),
 // exploitability (the largest over the levels); stv: winners (names), quota, votes;
-// kemeny: value.
+// kemeny: value; nash-avg: agent_strategy, task_strategy, value, exploitability, tasks
+// (rate_nash.h; it needs a task and scores on every record).
 absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
                                               absl::Span<const ratings::io::ResultRecord> records,
                                               int64_t skipped_votes);
