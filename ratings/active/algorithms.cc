@@ -48,16 +48,12 @@ absl::StatusOr<std::unique_ptr<Evaluator>> MakeEvaluator(absl::string_view name,
   if (name == "online-maximal-lotteries") return MakeOnlineMaximalLotteries(tasks, agents, o);
   if (name == "online-nash-averaging") return MakeOnlineNashAveraging(tasks, agents, o);
   if (name == "kemeny-el") return MakeKemenyEl(tasks, agents);
+  if (name == "batch-nash-averaging") return MakeBatchNashAveraging(tasks, agents, o);
   if (name == "proportional-representation") {
     if (o.prop_rep_g < 1) {
       return absl::InvalidArgumentError(absl::StrCat("g must be >= 1, got ", o.prop_rep_g));
     }
     return MakeProportionalRepresentation(tasks, agents, o);
-  }
-  for (absl::string_view known : kAlgorithmNames) {
-    if (name == known) {
-      return absl::UnimplementedError(absl::StrCat("algorithm '", name, "' is not built yet"));
-    }
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown algorithm '", name, "'; known: ", absl::StrJoin(kAlgorithmNames, ", ")));

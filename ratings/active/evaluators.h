@@ -43,6 +43,13 @@ std::unique_ptr<Evaluator> MakeGrowingBatch(BatchMethod method, size_t tasks, si
 std::unique_ptr<Evaluator> MakeMeanModel(TallyRule rule, size_t tasks, size_t agents,
                                          const AlgorithmOptions& o);
 
+// BATCHNASHAVERAGING (§4.2.1): after the burn-in, the task from the task player's
+// maximum-entropy equilibrium strategy and the pair (distinct) from the agent player's, both
+// mixed with `exploration`; the game is the running mean scores (ratings/voting/
+// nash_averaging.h), solved every round; rank by expected score against the task strategy.
+std::unique_ptr<Evaluator> MakeBatchNashAveraging(size_t tasks, size_t agents,
+                                                  const AlgorithmOptions& o);
+
 // ONLINEMAXIMALLOTTERIES / ONLINENASHAVERAGING (§4.2.2, App. A): two regret-matching bandits
 // in self-play on the margin game (agent vs agent; +1 win, -1 loss, 0 tie; uniform task)
 // or on the agent-vs-task game (utility = score / 100; the task is the column player's

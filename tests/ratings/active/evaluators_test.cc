@@ -153,7 +153,7 @@ TEST(EvaluatorsTest, RankingsCoverEveryAgentBeforeAnySample) {
        {"uniform-averaging", "basic-ucb", "online-elo", "online-sco", "batch-elo", "batch-copeland",
         "batch-ranked-pairs", "batch-maximal-lotteries", "batch-sco", "mean-model-copeland",
         "mean-model-ranked-pairs", "mean-model-max-lot", "kemeny-el", "proportional-representation",
-        "online-maximal-lotteries", "online-nash-averaging"}) {
+        "online-maximal-lotteries", "online-nash-averaging", "batch-nash-averaging"}) {
     auto e = Make(name, 2, 5);
     EXPECT_THAT(e->Ranking(), ElementsAre(0, 1, 2, 3, 4)) << name;
   }
