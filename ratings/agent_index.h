@@ -23,6 +23,8 @@ class AgentIndex {
   // Precondition: id < size().
   const std::string& Name(AgentId id) const { return names_[id]; }
   size_t size() const { return names_.size(); }
+  // Every name, by id.
+  const std::vector<std::string>& names() const { return names_; }
 
  private:
   absl::flat_hash_map<std::string, AgentId> ids_;

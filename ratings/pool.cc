@@ -32,6 +32,8 @@ absl::Status Pool::Apply(const Result& result) {
   }
   const size_t n = index_.size();
   const IndexedResult indexed{ids_, ranks_, result.weight};
+  games_.Resize(n);
+  games_.Update(indexed);
   if (elo_) {
     elo_->Resize(n);
     elo_->Update(indexed);
@@ -61,6 +63,8 @@ PoolState Pool::ExportState() const {
   if (elo_) state.elo.assign(elo_->ratings().begin(), elo_->ratings().end());
   if (sco_) state.sco.assign(sco_->ratings().begin(), sco_->ratings().end());
   if (ml_) state.ml = ml_->ExportState();
+  state.games = games_.games();
+  state.points = games_.points();
   return state;
 }
 
@@ -93,6 +97,14 @@ absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState
           absl::StrCat("ml: state of ", state.ml->size, " agents for ", n, " agents"));
     }
     RETURN_IF_ERROR(pool.ml_->RestoreState(*state.ml));
+  }
+  if (state.games.empty() && state.points.empty()) {
+    pool.games_.Resize(n);  // a state from before the pool kept game counts
+  } else if (state.games.size() != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("games: ", state.games.size(), " game counts for ", n, " agents"));
+  } else {
+    RETURN_IF_ERROR(pool.games_.Restore(state.games, state.points));
   }
   pool.results_ = state.results;
   return pool;

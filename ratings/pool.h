@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "ratings/agent_index.h"
 #include "ratings/elo.h"
+#include "ratings/game_counts.h"
 #include "ratings/maximal_lottery.h"
 #include "ratings/result.h"
 #include "ratings/sco.h"
@@ -36,6 +37,10 @@ struct PoolState {
   std::vector<double> elo = {};
   std::vector<double> sco = {};
   std::optional<MaximalLotteryState> ml = {};
+  // GameCounts by agent id (always kept). Empty in a state exported before the pool kept
+  // them: FromState then starts every agent at no games.
+  std::vector<double> games = {};
+  std::vector<double> points = {};
 };
 
 // Not thread-safe: one thread owns a Pool (docs/ARCHITECTURE.md §3). Apply() costs O(k^2)
@@ -64,6 +69,8 @@ class Pool {
   const Sco* sco() const { return sco_ ? &*sco_ : nullptr; }
   const MaximalLottery* ml() const { return ml_ ? &*ml_ : nullptr; }
   MaximalLottery* mutable_ml() { return ml_ ? &*ml_ : nullptr; }
+  // Every agent's games and points, whichever models are on (docs/ACTIVE.md §6).
+  const GameCounts& games() const { return games_; }
   const PoolOptions& options() const { return options_; }
 
  private:
@@ -74,6 +81,7 @@ class Pool {
   std::optional<Elo> elo_;
   std::optional<Sco> sco_;
   std::optional<MaximalLottery> ml_;
+  GameCounts games_;
   uint64_t results_ = 0;
   // Scratch for Apply(), kept to avoid an allocation per result.
   std::vector<AgentId> ids_;

@@ -1,5 +1,6 @@
 // ratingctl, the offline and topic tool (docs/CONTRACTS.md §2): flags into the config of one
-// subcommand (rate, eval, generate, produce, tail), then that subcommand's Run function.
+// subcommand (rate, eval, generate, simulate, suggest, produce, tail), then that
+// subcommand's Run function.
 #include <unistd.h>
 
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include "daemon/ratingctl/progress_line.h"
 #include "daemon/ratingctl/rate.h"
 #include "daemon/ratingctl/simulate.h"
+#include "daemon/ratingctl/suggest.h"
 #include "daemon/ratingctl/tail.h"
 
 ABSL_FLAG(std::string, method, "",
@@ -61,6 +63,10 @@ ABSL_FLAG(int64_t, seeds, 100, "simulate: independent runs");
 ABSL_FLAG(int64_t, window, 250, "simulate: sliding window of the --curves");
 ABSL_FLAG(int32_t, threads, 0, "simulate: threads running seeds (0: every core)");
 ABSL_FLAG(std::string, curves, "", "simulate: write the windowed GRE curves to this CSV file");
+// suggest.
+ABSL_FLAG(std::string, strategy, "", "suggest: uniform, ucb or ml");
+ABSL_FLAG(int64_t, n, 10, "suggest: pairs to suggest (at most 1000; more are clamped)");
+ABSL_FLAG(double, exploration, 0.1, "suggest: uniform mass mixed into the ml lottery, in [0, 1]");
 // produce and tail.
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "produce/tail: Kafka bootstrap servers");
 ABSL_FLAG(std::string, topic, "", "produce/tail: the topic");
@@ -128,10 +134,18 @@ constexpr char kUsage[] =
     "  initial), online-sco (alpha, tau, min, max), batch-elo (prior, tolerance,\n"
     "  max_iterations), batch-copeland, batch-ranked-pairs, batch-maximal-lotteries\n"
     "  (exploration 0.1), batch-sco (batch 32, steps 1, alpha 0.01, tau, min, max),\n"
-    "  mean-model-copeland, mean-model-ranked-pairs, mean-model-max-lot; every batch-* and\n"
-    "  mean-model-* takes burn_in (1). Generator parameters: agents (8), tasks (50), phi\n"
+    "  batch-nash-averaging (exploration), mean-model-copeland, mean-model-ranked-pairs,\n"
+    "  mean-model-max-lot, proportional-representation (g 5, exploration), kemeny-el,\n"
+    "  online-maximal-lotteries and online-nash-averaging (exploration); every batch-*,\n"
+    "  mean-model-* and proportional-representation takes burn_in (1).\n"
+    "  Generator parameters: agents (8), tasks (50), phi\n"
     "  (0.3; mallows, clones), tau (1) and theta_max (10) (plackett-luce), clones (8) and\n"
     "  epsilon (0.1) (clones), sigma (20), low (0), high (100); tables take none.\n"
+    "\n"
+    "ratingctl suggest --input FILE --strategy uniform|ucb|ml [--format F] [--n 10]\n"
+    "                  [--exploration 0.1] [--seed N] [--pool P] [--param key=value]...\n"
+    "  The next matches ratingd's /v1/pools/{pool}/suggest answers for a pool holding the\n"
+    "  file's results (same JSON, same pairs for the same seed); --param sets ml parameters.\n"
     "\n"
     "ratingctl produce --brokers B --topic T --input FILE [--format F] [--pool P] [--rate R]\n"
     "  Produces the file's results as GameResults (key = pool). PrefLib and score tables\n"
@@ -282,6 +296,33 @@ int Simulate(std::vector<std::string> params) {
   return 0;
 }
 
+int Suggest(std::vector<std::string> params) {
+  ratingd::SuggestConfig config;
+  config.input = absl::GetFlag(FLAGS_input);
+  config.pool = absl::GetFlag(FLAGS_pool);
+  config.params = std::move(params);
+  const std::string strategy = absl::GetFlag(FLAGS_strategy);
+  const auto parsed = ratings::active::ParseSuggestStrategy(strategy);
+  if (!parsed.has_value()) {
+    return Fail(
+        absl::StrCat("suggest: --strategy must be uniform, ucb or ml (got '", strategy, "')"));
+  }
+  config.request.strategy = *parsed;
+  const int64_t n = absl::GetFlag(FLAGS_n);
+  if (n < 1) return Fail(absl::StrCat("suggest: --n must be >= 1 (got ", n, ")"));
+  config.request.n = static_cast<size_t>(n);
+  config.request.exploration = absl::GetFlag(FLAGS_exploration);
+  config.request.seed = absl::GetFlag(FLAGS_seed);
+  if (config.input.empty()) return Fail("suggest: --input FILE is required");
+  if (absl::Status s = FormatFlag(config.format); !s.ok()) return Fail(std::string(s.message()));
+  auto doc = ratingd::RunSuggest(config);
+  if (!doc.ok()) return Fail(absl::StrCat("suggest: ", doc.status().message()));
+  auto json = ratingd::DeterministicJson(*doc);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
 int Generate(std::vector<std::string> params) {
   ratingd::GenerateConfig config;
   config.model = absl::GetFlag(FLAGS_model);
@@ -349,9 +390,10 @@ int main(int argc, char** argv) {
   if (command == "eval") return Eval(std::move(params));
   if (command == "generate") return Generate(std::move(params));
   if (command == "simulate") return Simulate(std::move(params));
+  if (command == "suggest") return Suggest(std::move(params));
   if (command == "produce") return Produce(kafka);
   if (command == "tail") return Tail(kafka);
-  return Fail(
-      absl::StrCat("unknown subcommand '", command,
-                   "'; known: rate, eval, generate, simulate, produce, tail\nusage: ", kUsage));
+  return Fail(absl::StrCat(
+      "unknown subcommand '", command,
+      "'; known: rate, eval, generate, simulate, suggest, produce, tail\nusage: ", kUsage));
 }

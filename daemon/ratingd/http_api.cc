@@ -1,5 +1,6 @@
 #include "daemon/ratingd/http_api.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "ratings/active/suggest.h"
 #include "ratings/model.h"
 
 namespace ratingd {
@@ -15,6 +17,7 @@ namespace {
 
 constexpr char kPoolsPrefix[] = "/v1/pools/";
 constexpr char kLeaderboardSuffix[] = "/leaderboard";
+constexpr char kSuggestSuffix[] = "/suggest";
 
 void Reply(struct mg_connection* conn, int status, const std::string& type,
            const std::string& body) {
@@ -65,6 +68,47 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
   return q;
 }
 
+absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::string& strategy,
+                                          const std::string& n, const std::string& exploration,
+                                          const std::string& seed) {
+  if (!absl::StartsWith(path, kPoolsPrefix) || !absl::EndsWith(path, kSuggestSuffix) ||
+      path.size() <= std::strlen(kPoolsPrefix) + std::strlen(kSuggestSuffix)) {
+    return absl::NotFoundError(
+        "use /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S]");
+  }
+  Query q;
+  q.kind = Query::Kind::kSuggest;
+  q.pool = path.substr(std::strlen(kPoolsPrefix),
+                       path.size() - std::strlen(kPoolsPrefix) - std::strlen(kSuggestSuffix));
+  const std::optional<ratings::active::SuggestStrategy> parsed =
+      ratings::active::ParseSuggestStrategy(strategy);
+  if (!parsed.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("strategy must be uniform, ucb or ml (got '", strategy, "')"));
+  }
+  q.suggest.strategy = *parsed;
+  if (!n.empty()) {
+    uint64_t count = 0;
+    if (!absl::SimpleAtoi(n, &count) || count < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("n must be an integer >= 1 (got '", n, "')"));
+    }
+    q.suggest.n = static_cast<size_t>(std::min<uint64_t>(count, ratings::active::kMaxSuggestions));
+  }
+  if (!exploration.empty()) {
+    double e = 0;
+    if (!absl::SimpleAtod(exploration, &e) || !ratings::active::CheckExploration(e).ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("exploration must be a number in [0, 1] (got '", exploration, "')"));
+    }
+    q.suggest.exploration = e;
+  }
+  if (!seed.empty() && !absl::SimpleAtoi(seed, &q.suggest.seed)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("seed must be a non-negative 64-bit integer (got '", seed, "')"));
+  }
+  return q;
+}
+
 class HttpApi::Handler : public CivetHandler {
  public:
   Handler(QueryQueue* queries, const Readiness* readiness)
@@ -81,6 +125,19 @@ class HttpApi::Handler : public CivetHandler {
             ready ? "ready\n" : absl::StrCat("not ready: ", why_not, "\n"));
     } else if (path == "/v1/pools" || path == "/v1/pools/") {
       ReplyJson(conn, queries_->Ask(Query{}, absl::Seconds(10)));
+    } else if (absl::EndsWith(path, kSuggestSuffix)) {
+      std::string strategy, n, exploration, seed;
+      CivetServer::getParam(conn, "strategy", strategy);
+      CivetServer::getParam(conn, "n", n);
+      CivetServer::getParam(conn, "exploration", exploration);
+      CivetServer::getParam(conn, "seed", seed);
+      absl::StatusOr<Query> query = ParseSuggestRequest(path, strategy, n, exploration, seed);
+      if (!query.ok()) {
+        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
+        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
+      } else {
+        ReplyJson(conn, queries_->Ask(*query, absl::Seconds(30)));
+      }
     } else {
       std::string model, limit;
       CivetServer::getParam(conn, "model", model);

@@ -1,6 +1,7 @@
-// ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools and
-// /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N], on civetweb. Queries are
-// answered by the consumer thread through the query queue; /readyz reads the readiness.
+// ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools,
+// /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N] and
+// /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S], on civetweb.
+// Queries are answered by the consumer thread through the query queue; /readyz reads the readiness.
 #pragma once
 
 #include <memory>
@@ -36,5 +37,13 @@ class HttpApi {
 // "model=elo&limit=10"); InvalidArgument naming the problem. Exposed for tests.
 absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std::string& model,
                                               const std::string& limit);
+
+// Parses a suggest request ("/v1/pools/chess/suggest", strategy, n, exploration, seed as
+// given; empty = default: n 10, exploration 0.1, seed 0). n above
+// ratings::active::kMaxSuggestions is clamped to it. NotFound for another path;
+// InvalidArgument naming the parameter otherwise. Exposed for tests.
+absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::string& strategy,
+                                          const std::string& n, const std::string& exploration,
+                                          const std::string& seed);
 
 }  // namespace ratingd

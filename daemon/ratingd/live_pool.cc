@@ -45,6 +45,8 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   state.results = s.results();
   state.elo = ToVector(s.elo());
   state.sco = ToVector(s.sco());
+  state.games = ToVector(s.games());
+  state.points = ToVector(s.points());
   if (s.has_ml()) {
     const v1::MlSnapshot& m = s.ml();
     ratings::MaximalLotteryState ml;
@@ -127,6 +129,8 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   s.set_results(state.results);
   s.mutable_elo()->Assign(state.elo.begin(), state.elo.end());
   s.mutable_sco()->Assign(state.sco.begin(), state.sco.end());
+  s.mutable_games()->Assign(state.games.begin(), state.games.end());
+  s.mutable_points()->Assign(state.points.begin(), state.points.end());
   if (state.ml) {
     v1::MlSnapshot& m = *s.mutable_ml();
     m.set_refused(state.ml->refused);

@@ -190,6 +190,15 @@ Metrics::Metrics(size_t max_pools, const std::string& librdkafka_version)
                      .Help("Pools above the ml agent limit, for which ml is off")
                      .Register(r)
                      .Add({});
+  suggestions_family_ = &BuildCounter()
+                             .Name("ratingd_suggestions_total")
+                             .Help(
+                                 "Suggested matches answered by /v1/pools/{pool}/suggest, per "
+                                 "strategy (one per pair in a 200 reply)")
+                             .Register(r);
+  for (const char* strategy : {"uniform", "ucb", "ml"}) {
+    suggestions_family_->Add({{"strategy", strategy}});
+  }
   pools_ = &BuildGauge().Name("ratingd_pools").Help("Pools held in memory").Register(r).Add({});
   ready_ = &BuildGauge()
                 .Name("ratingd_ready")
@@ -221,6 +230,9 @@ prometheus::Counter& Metrics::Rebalance(const std::string& event) {
 }
 prometheus::Counter& Metrics::Transactions(const std::string& outcome) {
   return transactions_family_->Add({{"outcome", outcome}});
+}
+prometheus::Counter& Metrics::Suggestions(const std::string& strategy) {
+  return suggestions_family_->Add({{"strategy", strategy}});
 }
 prometheus::Gauge& Metrics::SnapshotSize(int32_t partition) {
   return snapshot_size_family_->Add({{"partition", absl::StrCat(partition)}});

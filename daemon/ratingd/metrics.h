@@ -65,6 +65,8 @@ class Metrics {
   prometheus::Gauge& RankDisagreement(const std::string& pool, const std::string& models);
   prometheus::Counter& TopChanges(const std::string& pool, const std::string& model);
   prometheus::Gauge& ml_refused_pools() { return *ml_refused_; }
+  // HTTP: suggestions answered, by strategy (uniform, ucb, ml); any thread.
+  prometheus::Counter& Suggestions(const std::string& strategy);
   // Removes the gauges of a partition or pool handed to another instance, so that a
   // frozen value (a lag, an agent count) is not summed or alerted on beside the new
   // owner's. Counters stay: they are per instance and only ever summed as rates.
@@ -92,6 +94,7 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>* disagreement_family_;
   prometheus::Family<prometheus::Counter>* top_changes_family_;
   prometheus::Family<prometheus::Counter>* transactions_family_;
+  prometheus::Family<prometheus::Counter>* suggestions_family_;
 
   prometheus::Counter* applied_;
   prometheus::Counter* duplicate_;

@@ -21,7 +21,7 @@ Pipeline::Pipeline(const DaemonConfig& config, OutputSink* sink, ResultsInput* i
       solver_(metrics),
       processor_(config, &registry_, sink, &leaderboards_, &solver_, metrics, clock),
       committer_(config, fingerprint_, &registry_, sink, metrics, clock),
-      responder_(config, &registry_, clock) {}
+      responder_(config, &registry_, clock, nullptr, metrics) {}
 
 void Pipeline::Start() {
   if (absl::Status s = committer_.Begin(); !s.ok()) Fail(s);

@@ -12,17 +12,19 @@
 #include <utility>
 
 #include "absl/time/time.h"
+#include "daemon/suggest_report.h"
 #include "ratings/model.h"
 
 namespace ratingd {
 
 // A read-only query from the HTTP API.
 struct Query {
-  enum class Kind { kPools, kLeaderboard };
+  enum class Kind { kPools, kLeaderboard, kSuggest };
   Kind kind = Kind::kPools;
   std::string pool;
   ratings::Model model = ratings::Model::kElo;  // kLeaderboard
   size_t limit = 0;
+  SuggestRequest suggest = {};  // kSuggest
 };
 
 struct QueryReply {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/pool_report.h"
+#include "daemon/suggest_report.h"
 #include "google/protobuf/struct.pb.h"
 #include "ratings/model.h"
 
@@ -89,6 +90,7 @@ void QueryResponder::Answer(const Query& query, Reply reply) {
   if (query.kind == Query::Kind::kPools) return reply->set_value(Pools());
   const LivePool* live = registry_->FindPool(query.pool);
   if (live == nullptr) return reply->set_value(NotHeld(query));
+  if (query.kind == Query::Kind::kSuggest) return AnswerSuggest(query, *live, std::move(reply));
   const ratings::Pool& pool = live->pool();
   if (!ModelOn(pool, query.model)) {
     return reply->set_value(
@@ -105,16 +107,54 @@ void QueryResponder::Answer(const Query& query, Reply reply) {
   AnswerMl(query, *live, std::move(reply));
 }
 
+void QueryResponder::AnswerSuggest(const Query& query, const LivePool& live, Reply reply) {
+  if (query.suggest.strategy != ratings::active::SuggestStrategy::kMl) {
+    return reply->set_value(
+        SuggestReply(query, SuggestFromPool(query.pool, live.pool(), query.suggest)));
+  }
+  const ratings::MaximalLottery* ml = live.pool().ml();
+  if (ml == nullptr) {
+    return reply->set_value(JsonErrorReply(404, "model 'ml' is off: strategy ml needs it"));
+  }
+  if (ml->refused()) {
+    return reply->set_value(JsonErrorReply(
+        409, absl::StrCat("ml is off for pool '", query.pool, "': ", live.pool().index().size(),
+                          " agents exceed max_agents=", ml->options().max_agents)));
+  }
+  AnswerMl(query, live, std::move(reply));
+}
+
+QueryReply QueryResponder::SuggestReply(const Query& query,
+                                        const google::protobuf::Struct& document) {
+  QueryReply reply = JsonReply(200, document);
+  if (metrics_ != nullptr && reply.status == 200) {
+    metrics_->Suggestions(std::string(ratings::active::SuggestStrategyName(query.suggest.strategy)))
+        .Increment(static_cast<double>(SuggestionCount(document)));
+  }
+  return reply;
+}
+
+QueryReply QueryResponder::FromMlAnswer(const Query& query, uint64_t results,
+                                        const v1::RatingReport& full) {
+  if (query.kind != Query::Kind::kSuggest) return JsonReply(200, Truncated(full, query.limit));
+  absl::StatusOr<google::protobuf::Struct> document =
+      SuggestFromMlReport(query.pool, results, full, query.suggest);
+  if (!document.ok()) return JsonErrorReply(500, std::string(document.status().message()));
+  return SuggestReply(query, *document);
+}
+
 void QueryResponder::AnswerMl(const Query& query, const LivePool& live, Reply reply) {
   std::shared_ptr<const v1::RatingReport> kept;
+  uint64_t kept_results = 0;
   {
     MutexLock lock(&mu_);
     auto answer = answers_.find(query.pool);
     if (answer != answers_.end() && (answer->second.results == live.pool().results() ||
                                      clock_->Now() - answer->second.solved_at < kMlAnswerMaxAge)) {
       kept = answer->second.report;
+      kept_results = answer->second.results;
     } else if (auto solving = solving_.find(query.pool); solving != solving_.end()) {
-      solving->second.push_back({std::move(reply), query.limit});
+      solving->second.push_back({std::move(reply), query});
       return;
     } else if (solving_.size() >= kMaxQueuedSolves) {
       return reply->set_value(JsonErrorReply(
@@ -122,10 +162,10 @@ void QueryResponder::AnswerMl(const Query& query, const LivePool& live, Reply re
                             "already; ask again later (the leaderboards topic has every ",
                             "scheduled solve)")));
     } else {
-      solving_[query.pool].push_back({std::move(reply), query.limit});
+      solving_[query.pool].push_back({std::move(reply), query});
     }
   }
-  if (kept) return reply->set_value(JsonReply(200, Truncated(*kept, query.limit)));
+  if (kept) return reply->set_value(FromMlAnswer(query, kept_results, *kept));
   // Solve a copy off the consumer thread, as `ratingctl rate --method ml` does.
   auto copy = std::make_shared<ratings::Pool>(live.pool());
   run_solve_([this, name = query.pool, copy] { Solve(name, *copy); });
@@ -144,7 +184,7 @@ void QueryResponder::Solve(const std::string& pool, ratings::Pool& copy) {
     solving_.erase(pool);
   }
   for (Waiter& w : waiters) {
-    w.reply->set_value(report ? JsonReply(200, Truncated(*report, w.limit))
+    w.reply->set_value(report ? FromMlAnswer(w.query, copy.results(), *report)
                               : JsonErrorReply(500, std::string(solved.status().message())));
   }
 }

@@ -486,8 +486,68 @@ def case_prometheus():
         d.stop()
 
 
+def case_suggest():
+    """/v1/pools/{pool}/suggest returns the documented JSON, equals `ratingctl suggest` on
+    the same results for every strategy, and changes nothing."""
+    d = Ratingd("suggest")
+    try:
+        path = os.path.join(d.dir, "results.jsonl")
+        counts = generate_jsonl(path, 600, pools=2, agents=12, seed=5)
+        d.start()
+        produce(path, d.topics["results"])
+        d.wait_for_results(counts)
+        before = {p: d.get("/v1/pools/%s/leaderboard?model=elo" % p) for p in counts}
+        asked = 0
+        for pool, n in counts.items():
+            for strategy in ("uniform", "ucb", "ml"):
+                query = "strategy=%s&n=20&exploration=0.2&seed=5" % strategy
+                live = d.get("/v1/pools/%s/suggest?%s" % (pool, query))
+                if live["sequence"] != n:  # an ml answer kept from before the last results
+                    time.sleep(1.1)
+                    live = d.get("/v1/pools/%s/suggest?%s" % (pool, query))
+                asked += len(live["suggestions"])
+                check(list(live) == ["pool", "sequence", "strategy", "suggestions"],
+                      "suggest fields: %s" % list(live))
+                check((live["pool"], live["sequence"], live["strategy"]) == (pool, n, strategy),
+                      "suggest header: %s" % json.dumps(live)[:300])
+                check(len(live["suggestions"]) == 20, "%s/%s: %d suggestions" %
+                      (pool, strategy, len(live["suggestions"])))
+                for s in live["suggestions"]:
+                    check(list(s) == ["agents", "probability"] and len(s["agents"]) == 2 and
+                          s["agents"][0] != s["agents"][1] and 0 < s["probability"] <= 1,
+                          "suggestion: %s" % s)
+                offline = json.loads(ratingctl(
+                    "suggest", "--input=" + path, "--pool=" + pool, "--strategy=" + strategy,
+                    "--n=20", "--exploration=0.2", "--seed=5").stdout)
+                check(live == offline, "%s/%s: daemon and ratingctl differ:\n daemon    %s\n"
+                      " ratingctl %s" % (pool, strategy, json.dumps(live)[:400],
+                                         json.dumps(offline)[:400]))
+        status, body = http("http://127.0.0.1:%d/v1/pools/nope/suggest?strategy=ucb" %
+                            d.http_port)
+        check(status == 404 and "error" in json.loads(body), "unknown pool: %d %s" % (status, body))
+        pool = sorted(counts)[0]
+        status, body = http("http://127.0.0.1:%d/v1/pools/%s/suggest?strategy=ml&exploration=2" %
+                            (d.http_port, pool))
+        check(status == 400 and "exploration" in json.loads(body)["error"],
+              "bad exploration: %d %s" % (status, body))
+        big = d.get("/v1/pools/%s/suggest?strategy=uniform&n=5000" % pool)
+        check(len(big["suggestions"]) == 1000, "n=5000 gave %d" % len(big["suggestions"]))
+        asked += 1000
+        check(d.pools() == counts, "suggest changed the results per pool")
+        check({p: d.get("/v1/pools/%s/leaderboard?model=elo" % p) for p in counts} == before,
+              "suggest changed a leaderboard")
+        check(d.metric("ratingd_suggestions_total") == asked,
+              "ratingd_suggestions_total %s, expected %d" %
+              (d.metric("ratingd_suggestions_total"), asked))
+        print("ok: suggest equals ratingctl suggest for uniform, ucb and ml in %d pools" %
+              len(counts))
+    finally:
+        d.stop()
+
+
 CASES = {
     "state_equals_rate": case_state_equals_rate,
+    "suggest": case_suggest,
     "dlq": case_dlq,
     "duplicates": case_duplicates,
     "kill_restart": case_kill_restart,

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/pool_report.h"
+#include "daemon/suggest_report.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -63,8 +64,8 @@ Query Leaderboard(const std::string& pool, Model model, size_t limit = 0) {
 }
 
 struct Responder {
-  explicit Responder(QueryResponder::SolveRunner run_solve = nullptr)
-      : responder{config, &registry, &clock, std::move(run_solve)} {}
+  explicit Responder(QueryResponder::SolveRunner run_solve = nullptr, Metrics* metrics = nullptr)
+      : responder{config, &registry, &clock, std::move(run_solve), metrics} {}
   ~Responder() {
     for (std::thread& t : asking) t.join();
   }
@@ -371,6 +372,122 @@ TEST(QueryResponderTest, QueryForAPoolBeingSolvedWaitsForThatSolve) {
   held.RunAll();
   ExpectMlDocument(first, rps);  // both the same body
   ExpectMlDocument(second, rps);
+}
+
+Query Suggest(const std::string& pool, ratings::active::SuggestStrategy strategy, size_t n,
+              uint64_t seed = 0, double exploration = 0.1) {
+  Query q;
+  q.kind = Query::Kind::kSuggest;
+  q.pool = pool;
+  q.suggest = {strategy, n, exploration, seed};
+  return q;
+}
+
+using ratings::active::SuggestStrategy;
+
+TEST(QueryResponderTest, UcbSuggestionsAreTheTopPairsByHand) {
+  Responder r;
+  LivePool& rps = r.Hold(0, "rps");
+  Responder::Play(rps, kCycle);
+  // Hand calculation from kCycle: games (points) A 4 (3), B 4 (2), C 3 (2), D 3 (0); T_total
+  // 14. UCB = mean + √2·sqrt(ln 14 / T_a): A 1.8987, B 1.6487, C 1.9931, D 1.3264. Pairs by
+  // sum: C+A 3.89, C+B 3.64, A+B 3.55, C+D 3.32, ...
+  const QueryReply reply = r.Ask(Suggest("rps", SuggestStrategy::kUcb, 3));
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(reply.body,
+            R"({"pool":"rps","sequence":7,"strategy":"ucb","suggestions":[)"
+            R"({"agents":["C","A"],"probability":1},{"agents":["C","B"],"probability":1},)"
+            R"({"agents":["A","B"],"probability":1}]})");
+  EXPECT_EQ(r.clock.solves(), 0);  // answered from the pool, no solve
+}
+
+TEST(QueryResponderTest, UniformSuggestionsAreSeededByTheSequenceAndClamped) {
+  Responder r;
+  LivePool& rps = r.Hold(0, "rps");
+  Responder::Play(rps, kCycle);
+  const QueryReply first = r.Ask(Suggest("rps", SuggestStrategy::kUniform, 5, 11));
+  ASSERT_EQ(first.status, 200) << first.body;
+  EXPECT_EQ(first.body, r.Ask(Suggest("rps", SuggestStrategy::kUniform, 5, 11)).body);
+  EXPECT_NE(first.body, r.Ask(Suggest("rps", SuggestStrategy::kUniform, 5, 12)).body);
+  google::protobuf::Struct doc;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(first.body, &doc).ok());
+  const auto& suggestions = doc.fields().at("suggestions").list_value();
+  ASSERT_EQ(suggestions.values_size(), 5);
+  for (const auto& s : suggestions.values()) {
+    const auto& f = s.struct_value().fields();
+    EXPECT_DOUBLE_EQ(f.at("probability").number_value(), 1.0 / 12);  // 1/(m(m-1)), m = 4
+    EXPECT_NE(f.at("agents").list_value().values(0).string_value(),
+              f.at("agents").list_value().values(1).string_value());
+  }
+  // A new result changes the sequence and so the draws.
+  Responder::Play(rps, {{"A", "B"}});
+  EXPECT_THAT(r.Ask(Suggest("rps", SuggestStrategy::kUniform, 5, 11)).body,
+              HasSubstr(R"("sequence":8)"));
+  // n above the cap is clamped.
+  const QueryReply many = r.Ask(Suggest("rps", SuggestStrategy::kUniform, 5000));
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(many.body, &doc).ok());
+  EXPECT_EQ(doc.fields().at("suggestions").list_value().values_size(),
+            static_cast<int>(ratings::active::kMaxSuggestions));
+}
+
+TEST(QueryResponderTest, MlSuggestionsDrawFromTheSolvedLotteryAndShareItsSolve) {
+  Responder r;
+  LivePool& rps = r.Hold(0, "rps");
+  Responder::Play(rps, kCycle);
+  const QueryReply reply = r.Ask(Suggest("rps", SuggestStrategy::kMl, 20, 3, 0.2));
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  // The independent computation: `ratingctl rate --method ml`'s report of a copy, then the
+  // library's draws from it.
+  ratings::Pool copy = rps.pool();
+  absl::StatusOr<v1::RatingReport> report = PoolReport(Model::kMl, copy, 0, 0);
+  ASSERT_TRUE(report.ok());
+  absl::StatusOr<google::protobuf::Struct> want =
+      SuggestFromMlReport("rps", 7, *report, {SuggestStrategy::kMl, 20, 0.2, 3});
+  ASSERT_TRUE(want.ok());
+  EXPECT_EQ(reply.body, *DeterministicJson(*want));
+  // The ml leaderboard reuses that solve.
+  ASSERT_EQ(r.Ask(Leaderboard("rps", Model::kMl)).status, 200);
+  EXPECT_EQ(r.clock.solves(), 1);
+}
+
+TEST(QueryResponderTest, SuggestErrorsAre404ForAnUnknownPoolAndMlOff) {
+  Responder r;
+  LivePoolConfig no_ml;
+  no_ml.options.ml = false;
+  LivePool& chess = r.Hold(0, "chess", no_ml);
+  Responder::Play(chess, {{"A", "B"}});
+  const QueryReply unknown = r.Ask(Suggest("go", SuggestStrategy::kUcb, 3));
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_THAT(unknown.body, HasSubstr("'go' is not held"));
+  const QueryReply off = r.Ask(Suggest("chess", SuggestStrategy::kMl, 3));
+  EXPECT_EQ(off.status, 404);
+  EXPECT_THAT(off.body, HasSubstr("'ml' is off"));
+  EXPECT_EQ(r.Ask(Suggest("chess", SuggestStrategy::kUcb, 3)).status, 200);
+}
+
+TEST(QueryResponderTest, SuggestionsChangeNoStateAndAreCounted) {
+  Metrics metrics(10);
+  Responder r(nullptr, &metrics);
+  LivePool& rps = r.Hold(0, "rps");
+  Responder::Play(rps, kCycle);
+  const std::string before = rps.ToSnapshot().SerializeAsString();
+  const std::string board = r.Ask(Leaderboard("rps", Model::kElo)).body;
+  const uint64_t elo = rps.sequence(Model::kElo), ml = rps.sequence(Model::kMl);
+  for (int i = 0; i < 30; ++i) {
+    for (SuggestStrategy s :
+         {SuggestStrategy::kUniform, SuggestStrategy::kUcb, SuggestStrategy::kMl}) {
+      ASSERT_EQ(r.Ask(Suggest("rps", s, 4, static_cast<uint64_t>(i))).status, 200);
+    }
+  }
+  EXPECT_EQ(rps.ToSnapshot().SerializeAsString(), before);
+  EXPECT_EQ(rps.pool().results(), 7u);
+  EXPECT_EQ(rps.sequence(Model::kElo), elo);
+  EXPECT_EQ(rps.sequence(Model::kMl), ml);
+  EXPECT_EQ(r.Ask(Leaderboard("rps", Model::kElo)).body, board);
+  // One per suggested pair: 30 replies of 4 per strategy.
+  EXPECT_EQ(metrics.Suggestions("uniform").Value(), 120);
+  EXPECT_EQ(metrics.Suggestions("ucb").Value(), 120);
+  EXPECT_EQ(metrics.Suggestions("ml").Value(), 120);
 }
 
 }  // namespace

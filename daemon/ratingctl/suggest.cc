@@ -1,0 +1,50 @@
+#include "daemon/ratingctl/suggest.h"
+
+#include "absl/strings/str_cat.h"
+#include "daemon/model_params.h"
+#include "daemon/pool_report.h"
+#include "daemon/ratingctl/rate.h"
+#include "ratings/model.h"
+#include "ratings/pool.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+
+absl::StatusOr<google::protobuf::Struct> RunSuggest(const SuggestConfig& config) {
+  RETURN_IF_ERROR(ratings::active::CheckExploration(config.request.exploration));
+  // The daemon's pool keeps every model; the suggestions read only the game counts and the
+  // ml lottery, which do not depend on the other models.
+  ratings::PoolOptions options;
+  options.elo = false;
+  options.sco = false;
+  for (const std::string& p : config.params) {
+    RETURN_IF_ERROR(ApplyModelParam(ratings::ModelName(ratings::Model::kMl), p, options));
+  }
+  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+
+  RateConfig read;
+  read.input = config.input;
+  read.format = config.format;
+  read.pool = config.pool;
+  ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(read));
+  std::string name = config.pool;
+  if (name.empty() && !input.records.empty()) name = input.records.front().pool;
+  for (const ratings::io::ResultRecord& record : input.records) {
+    if (absl::Status applied = pool.Apply(record.result); !applied.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
+    }
+  }
+  if (config.request.strategy != ratings::active::SuggestStrategy::kMl) {
+    return SuggestFromPool(name, pool, config.request);
+  }
+  if (pool.ml()->refused()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("strategy ml: ml is off for pool '", name, "': ", pool.index().size(),
+                     " agents exceed max_agents=", pool.ml()->options().max_agents));
+  }
+  ASSIGN_OR_RETURN(const v1::RatingReport report, PoolReport(ratings::Model::kMl, pool, 0, 0));
+  return SuggestFromMlReport(name, pool.results(), report, config.request);
+}
+
+}  // namespace ratingd

@@ -1,0 +1,42 @@
+// The suggest document shared by ratingd's /v1/pools/{pool}/suggest and `ratingctl suggest`
+// (docs/CONTRACTS.md §2.3, §3.2): {pool, sequence, strategy, suggestions: [{agents: [a, b],
+// probability}]}, computed by ratings/active/suggest.h from a pool (uniform, ucb) or from
+// the pool's ml report (ml), so that both programs print the same bytes for the same results.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "google/protobuf/struct.pb.h"
+#include "ratingd/v1/report.pb.h"
+#include "ratings/active/suggest.h"
+#include "ratings/pool.h"
+
+namespace ratingd {
+
+struct SuggestRequest {
+  ratings::active::SuggestStrategy strategy = ratings::active::SuggestStrategy::kUniform;
+  size_t n = 10;             // clamped to ratings::active::kMaxSuggestions
+  double exploration = 0.1;  // ml only; in [0, 1]
+  uint64_t seed = 0;
+};
+
+// uniform or ucb from the pool's agents (id order) and game counts; sequence =
+// pool.results(). Precondition: request.strategy is not kMl.
+google::protobuf::Struct SuggestFromPool(const std::string& pool_name, const ratings::Pool& pool,
+                                         const SuggestRequest& request);
+
+// ml from `report`, PoolReport(kMl, ...) of every agent of the pool after `sequence` results:
+// σ is its extra.lottery over its ranking's agents, in ranking order. InvalidArgument if
+// the report has no lottery for a ranked agent; exploration outside [0, 1].
+absl::StatusOr<google::protobuf::Struct> SuggestFromMlReport(const std::string& pool_name,
+                                                             uint64_t sequence,
+                                                             const v1::RatingReport& report,
+                                                             const SuggestRequest& request);
+
+// The number of entries in a suggest document's `suggestions`.
+size_t SuggestionCount(const google::protobuf::Struct& document);
+
+}  // namespace ratingd

@@ -1,0 +1,47 @@
+#include "ratings/game_counts.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
+namespace ratings {
+
+void GameCounts::Resize(size_t n) {
+  if (n <= games_.size()) return;
+  games_.resize(n, 0.0);
+  points_.resize(n, 0.0);
+}
+
+void GameCounts::Update(const IndexedResult& result) {
+  const size_t k = result.size();
+  sorted_ranks_.assign(result.ranks.begin(), result.ranks.end());
+  std::sort(sorted_ranks_.begin(), sorted_ranks_.end());
+  for (size_t i = 0; i < k; ++i) {
+    const uint32_t rank = result.ranks[i];
+    const auto [first, last] = std::equal_range(sorted_ranks_.begin(), sorted_ranks_.end(), rank);
+    const double below = static_cast<double>(sorted_ranks_.end() - last);
+    const double tied = static_cast<double>(last - first - 1);
+    games_[result.agents[i]] += result.weight * static_cast<double>(k - 1);
+    points_[result.agents[i]] += result.weight * (below + 0.5 * tied);
+  }
+}
+
+absl::Status GameCounts::Restore(std::vector<double> games, std::vector<double> points) {
+  if (games.size() != points.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("games: ", games.size(), " game counts but ", points.size(), " points"));
+  }
+  for (size_t i = 0; i < games.size(); ++i) {
+    if (!std::isfinite(games[i]) || !std::isfinite(points[i]) || games[i] < 0 || points[i] < 0 ||
+        points[i] > games[i]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("games: agent #", i, " has ", points[i], " points in ", games[i], " games"));
+    }
+  }
+  games_ = std::move(games);
+  points_ = std::move(points);
+  return absl::OkStatus();
+}
+
+}  // namespace ratings
