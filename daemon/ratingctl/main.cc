@@ -1,6 +1,7 @@
 // ratingctl, the offline and topic tool (docs/CONTRACTS.md §2): flags into the config of one
 // subcommand (rate, eval, generate, simulate, suggest, produce, tail), then that
 // subcommand's Run function.
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -375,6 +376,12 @@ int Tail(const std::vector<std::string>& kafka) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The batch solvers (Clp above all) allocate and free large blocks every solve; glibc's
+  // default trims the heap back after each, and the page faults of growing it again cost
+  // more than the solves: `simulate` with batch-maximal-lotteries ran 2.4x faster with a
+  // pad (docs/BENCHMARKS.md, "ratingctl simulate").
+  mallopt(M_TOP_PAD, 16 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
   std::vector<std::string>& params = line.params;
   const std::vector<std::string>& kafka = line.kafka;
