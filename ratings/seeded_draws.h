@@ -5,9 +5,12 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <numbers>
 #include <random>
+
+#include "absl/types/span.h"
 
 namespace ratings {
 
@@ -43,6 +46,23 @@ inline double StandardNormal(std::mt19937_64& rng) {
   const double u1 = UniformOpen01(rng);
   const double u2 = Uniform01(rng);
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+// An index drawn with probability proportional to weights[i] (non-negative, not all
+// zero): one uniform draw walked down the weights. If rounding leaves it past the end, the
+// last index of positive weight.
+inline size_t DrawWeighted(absl::Span<const double> weights, std::mt19937_64& rng) {
+  double total = 0;
+  for (double w : weights) total += w;
+  double u = Uniform01(rng) * total;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (u < weights[i]) return i;
+    u -= weights[i];
+  }
+  for (size_t i = weights.size(); i > 0; --i) {
+    if (weights[i - 1] > 0) return i - 1;
+  }
+  return 0;
 }
 
 // Standard Gumbel (location 0, scale 1): -log(-log U).

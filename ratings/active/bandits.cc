@@ -22,11 +22,11 @@ class OnlineMaximalLotteries final : public Evaluator {
       : tasks_(tasks), game_(agents, agents, exploration) {}
   Query Choose(int64_t, std::mt19937_64& rng) override {
     const TaskId v = static_cast<TaskId>(UniformIndex(rng, tasks_));
-    const AgentId a = static_cast<AgentId>(DrawIndex(game_.RowSampling(), rng));
+    const AgentId a = static_cast<AgentId>(DrawWeighted(game_.RowSampling(), rng));
     // The match needs two agents: the column player's draw is redrawn until it differs.
     std::vector<double> column = game_.ColumnSampling();
     column[a] = 0;
-    return {v, a, static_cast<AgentId>(DrawIndex(column, rng))};
+    return {v, a, static_cast<AgentId>(DrawWeighted(column, rng))};
   }
   void Observe(const Sample& s) override {
     const double u = s.score_a > s.score_b ? 1.0 : (s.score_a < s.score_b ? -1.0 : 0.0);
@@ -51,7 +51,7 @@ class OnlineNashAveraging final : public Evaluator {
   OnlineNashAveraging(size_t tasks, size_t agents, double exploration)
       : game_(agents, tasks, exploration) {}
   Query Choose(int64_t, std::mt19937_64& rng) override {
-    const TaskId v = static_cast<TaskId>(DrawIndex(game_.ColumnSampling(), rng));
+    const TaskId v = static_cast<TaskId>(DrawWeighted(game_.ColumnSampling(), rng));
     const auto [a, b] = DistinctPairFrom(game_.RowSampling(), rng);
     return {v, a, b};
   }

@@ -9,6 +9,7 @@
 #include "ratings/active/evaluators.h"
 #include "ratings/active/selection.h"
 #include "ratings/active/task_means.h"
+#include "ratings/seeded_draws.h"
 #include "ratings/voting/nash_averaging.h"
 #include "ratings/voting/social_order.h"
 
@@ -32,7 +33,8 @@ class BatchNashAveraging final : public Evaluator {
 
   Query Choose(int64_t round, std::mt19937_64& rng) override {
     if (burn_in_enabled_ && burn_in_.Active(round)) return burn_in_.Next(round, rng);
-    const TaskId v = static_cast<TaskId>(DrawIndex(MixUniform(task_strategy_, exploration_), rng));
+    const TaskId v =
+        static_cast<TaskId>(DrawWeighted(MixUniform(task_strategy_, exploration_), rng));
     const auto [a, b] = DistinctPairFrom(MixUniform(agent_strategy_, exploration_), rng);
     return {v, a, b};
   }

@@ -26,25 +26,12 @@ std::vector<double> MixUniform(absl::Span<const double> sigma, double epsilon) {
   return mixed;
 }
 
-size_t DrawIndex(absl::Span<const double> weights, std::mt19937_64& rng) {
-  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
-  double u = Uniform01(rng) * total;
-  for (size_t i = 0; i < weights.size(); ++i) {
-    if (u < weights[i]) return i;
-    u -= weights[i];
-  }
-  for (size_t i = weights.size(); i > 0; --i) {
-    if (weights[i - 1] > 0) return i - 1;  // rounding left u >= the last weight
-  }
-  return 0;
-}
-
 std::pair<AgentId, AgentId> DistinctPairFrom(absl::Span<const double> p, std::mt19937_64& rng) {
-  const AgentId a = static_cast<AgentId>(DrawIndex(p, rng));
+  const AgentId a = static_cast<AgentId>(DrawWeighted(p, rng));
   // Redrawing until b != a is drawing from p restricted to the others, renormalised.
   std::vector<double> others(p.begin(), p.end());
   others[a] = 0;
-  return {a, static_cast<AgentId>(DrawIndex(others, rng))};
+  return {a, static_cast<AgentId>(DrawWeighted(others, rng))};
 }
 
 Query BurnIn::Next(int64_t round, std::mt19937_64& rng) {

@@ -21,9 +21,6 @@ Query UniformQuery(size_t tasks, size_t agents, std::mt19937_64& rng);
 // σ'(a) = ε/|A| + (1 - ε) σ(a), the exploration mixing of Table 1's caption.
 std::vector<double> MixUniform(absl::Span<const double> sigma, double epsilon);
 
-// An index drawn with probability proportional to weights (non-negative, not all zero).
-size_t DrawIndex(absl::Span<const double> weights, std::mt19937_64& rng);
-
 // a ~ p, then b ~ p redrawn until b != a (§4.2.2). Needs two indices of positive mass.
 std::pair<AgentId, AgentId> DistinctPairFrom(absl::Span<const double> p, std::mt19937_64& rng);
 

@@ -40,21 +40,6 @@ void Shuffle(std::vector<AgentId>& v, std::mt19937_64& rng) {
   for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[UniformIndex(rng, i)]);
 }
 
-// Index drawn with probability proportional to weights[i] (not all zero).
-size_t DrawWeighted(const std::vector<double>& weights, std::mt19937_64& rng) {
-  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
-  double u = Uniform01(rng) * total;
-  for (size_t i = 0; i < weights.size(); ++i) {
-    if (u < weights[i]) return i;
-    u -= weights[i];
-  }
-  // Rounding left u >= the last weight: the last index with positive weight.
-  for (size_t i = weights.size(); i > 0; --i) {
-    if (weights[i - 1] > 0) return i - 1;
-  }
-  return 0;
-}
-
 std::vector<AgentId> Identity(int64_t m) {
   std::vector<AgentId> v(m);
   std::iota(v.begin(), v.end(), AgentId{0});

@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ratings/active/selection.h"
+#include "ratings/seeded_draws.h"
 
 namespace ratings::active {
 namespace {
@@ -41,8 +42,8 @@ TEST(RegretMatchingGameTest, AverageStrategyApproachesTheEquilibrium) {
   RegretMatchingGame game(2, 2, 0.05);
   std::mt19937_64 rng(17);
   for (int t = 0; t < 200000; ++t) {
-    const size_t row = DrawIndex(game.RowSampling(), rng);
-    const size_t column = DrawIndex(game.ColumnSampling(), rng);
+    const size_t row = DrawWeighted(game.RowSampling(), rng);
+    const size_t column = DrawWeighted(game.ColumnSampling(), rng);
     game.Observe(row, column, payoff[row][column]);
   }
   EXPECT_NEAR(game.ColumnAverage()[0], 0.4, 0.03);
