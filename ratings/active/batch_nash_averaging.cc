@@ -20,16 +20,16 @@ namespace {
 // sampled yet (only during the burn-in).
 constexpr double kUnsampledMean = 50.0;
 
-class BatchNashAveraging final : public Evaluator {
+class BatchNashAveraging final : public RefittingEvaluator {
  public:
   BatchNashAveraging(size_t tasks, size_t agents, const AlgorithmOptions& o)
-      : burn_in_enabled_(o.burn_in),
+      : RefittingEvaluator(agents),
+        burn_in_enabled_(o.burn_in),
         exploration_(o.exploration),
         burn_in_(tasks, agents),
         means_(tasks, agents),
         agent_strategy_(agents, 1.0 / static_cast<double>(agents)),
-        task_strategy_(tasks, 1.0 / static_cast<double>(tasks)),
-        ranking_(voting::IdentityPriority(agents)) {}  // AgentId is uint32_t
+        task_strategy_(tasks, 1.0 / static_cast<double>(tasks)) {}
 
   Query Choose(int64_t round, std::mt19937_64& rng) override {
     if (burn_in_enabled_ && burn_in_.Active(round)) return burn_in_.Next(round, rng);
@@ -41,19 +41,10 @@ class BatchNashAveraging final : public Evaluator {
 
   void Observe(const Sample& s) override {
     means_.Add(s);
-    stale_ = true;
+    MarkStale();
   }
 
-  std::vector<AgentId> Ranking() override {
-    if (stale_ && status_.ok()) status_ = Refit();
-    stale_ = false;
-    return ranking_;
-  }
-
-  absl::Status status() const override { return status_; }
-
- private:
-  absl::Status Refit() {
+  absl::Status Refit(std::vector<AgentId>& ranking) override {
     Eigen::MatrixXd scores(means_.tasks(), means_.agents());
     for (TaskId v = 0; v < means_.tasks(); ++v) {
       for (AgentId a = 0; a < means_.agents(); ++a) {
@@ -64,19 +55,17 @@ class BatchNashAveraging final : public Evaluator {
     if (!nash.ok()) return nash.status();
     agent_strategy_ = nash->agent_strategy;
     task_strategy_ = nash->task_strategy;
-    ranking_ = voting::OrderByScore(nash->rating, voting::IdentityPriority(nash->rating.size()));
+    ranking = voting::OrderByScore(nash->rating, voting::IdentityPriority(nash->rating.size()));
     return absl::OkStatus();
   }
 
+ private:
   bool burn_in_enabled_;
   double exploration_;
   BurnIn burn_in_;
   TaskMeans means_;
   std::vector<double> agent_strategy_;
   std::vector<double> task_strategy_;
-  std::vector<AgentId> ranking_;
-  bool stale_ = false;
-  absl::Status status_;
 };
 
 }  // namespace

@@ -4,8 +4,10 @@
 // three parts every algorithm of Table 1 is made of.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,6 +48,33 @@ class Evaluator {
   virtual std::vector<AgentId> Ranking() = 0;
   // OK, or the first error of a solver the algorithm runs (a run reporting it fails).
   virtual absl::Status status() const { return absl::OkStatus(); }
+};
+
+// An evaluator whose ranking is recomputed from everything observed (a batch method, a
+// voting rule, an equilibrium): Observe() marks it stale, and Ranking() refits at most once
+// per round. After a refit fails, the last ranking stays and status() holds the error.
+class RefittingEvaluator : public Evaluator {
+ public:
+  std::vector<AgentId> Ranking() final {
+    if (stale_ && status_.ok()) status_ = Refit(ranking_);
+    stale_ = false;
+    return ranking_;
+  }
+  absl::Status status() const final { return status_; }
+
+ protected:
+  // The ranking before any sample: agents in id order.
+  explicit RefittingEvaluator(size_t agents) : ranking_(agents) {
+    std::iota(ranking_.begin(), ranking_.end(), AgentId{0});
+  }
+  void MarkStale() { stale_ = true; }
+  // Sets `ranking` from everything observed.
+  virtual absl::Status Refit(std::vector<AgentId>& ranking) = 0;
+
+ private:
+  std::vector<AgentId> ranking_;
+  bool stale_ = false;
+  absl::Status status_;
 };
 
 }  // namespace ratings::active

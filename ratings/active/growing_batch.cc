@@ -109,18 +109,18 @@ class ScoFitter final : public BatchFit {
 };
 
 // Burn-in, then uniform selection, or pairs from the maximal lottery (BATCHMAXIMALLOTTERIES).
-class GrowingBatch final : public Evaluator {
+class GrowingBatch final : public RefittingEvaluator {
  public:
   GrowingBatch(BatchMethod method, size_t tasks, size_t agents, const AlgorithmOptions& o,
                uint64_t seed)
-      : tasks_(tasks),
+      : RefittingEvaluator(agents),
+        tasks_(tasks),
         agents_(agents),
         burn_in_enabled_(o.burn_in),
         exploration_(o.exploration),
         use_lottery_(method == BatchMethod::kMaximalLotteries),
         burn_in_(tasks, agents),
-        lottery_(agents, 1.0 / static_cast<double>(agents)),
-        ranking_(voting::IdentityPriority(agents)) {  // AgentId is uint32_t
+        lottery_(agents, 1.0 / static_cast<double>(agents)) {
     switch (method) {
       case BatchMethod::kElo:
         fit_ = std::make_unique<BradleyTerryFitter>(agents, o.bradley_terry);
@@ -151,16 +151,10 @@ class GrowingBatch final : public Evaluator {
 
   void Observe(const Sample& s) override {
     fit_->Add(s);
-    stale_ = true;
+    MarkStale();
   }
 
-  std::vector<AgentId> Ranking() override {
-    if (stale_ && status_.ok()) status_ = fit_->Refit(ranking_);
-    stale_ = false;
-    return ranking_;
-  }
-
-  absl::Status status() const override { return status_; }
+  absl::Status Refit(std::vector<AgentId>& ranking) override { return fit_->Refit(ranking); }
 
  private:
   size_t tasks_;
@@ -171,9 +165,6 @@ class GrowingBatch final : public Evaluator {
   BurnIn burn_in_;
   std::vector<double> lottery_;  // the last maximal lottery (uniform before any data)
   std::unique_ptr<BatchFit> fit_;
-  std::vector<AgentId> ranking_;
-  bool stale_ = false;
-  absl::Status status_;
 };
 
 }  // namespace

@@ -17,15 +17,15 @@
 namespace ratings::active {
 namespace {
 
-class KemenyEl final : public Evaluator {
+class KemenyEl final : public RefittingEvaluator {
  public:
   KemenyEl(size_t tasks, size_t agents)
-      : tasks_(tasks),
+      : RefittingEvaluator(agents),
+        tasks_(tasks),
         agents_(agents),
         pairs_(static_cast<double>(agents * (agents - 1) / 2)),
         wins_(Eigen::MatrixXd::Zero(agents, agents)),
-        games_(Eigen::MatrixXd::Zero(agents, agents)),
-        ranking_(voting::IdentityPriority(agents)) {}  // AgentId is uint32_t
+        games_(Eigen::MatrixXd::Zero(agents, agents)) {}
 
   Query Choose(int64_t, std::mt19937_64& rng) override {
     const TaskId v = static_cast<TaskId>(UniformIndex(rng, tasks_));
@@ -53,29 +53,22 @@ class KemenyEl final : public Evaluator {
     wins_(s.b, s.a) += 1.0 - win;
     games_(s.a, s.b) += 1;
     games_(s.b, s.a) += 1;
-    stale_ = true;
+    MarkStale();
   }
 
-  std::vector<AgentId> Ranking() override {
-    if (stale_ && status_.ok()) {
-      Eigen::MatrixXd q = Eigen::MatrixXd::Zero(agents_, agents_);
-      for (AgentId a = 0; a < agents_; ++a) {
-        for (AgentId b = 0; b < agents_; ++b) {
-          if (games_(a, b) > 0) q(a, b) = wins_(a, b) / games_(a, b);
-        }
-      }
-      auto kemeny = voting::Kemeny(q, {}, voting::IdentityPriority(agents_));
-      if (kemeny.ok()) {
-        ranking_ = kemeny->order.order;
-      } else {
-        status_ = kemeny.status();
+  absl::Status Refit(std::vector<AgentId>& ranking) override {
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(agents_, agents_);
+    for (AgentId a = 0; a < agents_; ++a) {
+      for (AgentId b = 0; b < agents_; ++b) {
+        if (games_(a, b) > 0) q(a, b) = wins_(a, b) / games_(a, b);
       }
     }
-    stale_ = false;
-    return ranking_;
+    absl::StatusOr<voting::KemenyOutcome> kemeny =
+        voting::Kemeny(q, {}, voting::IdentityPriority(agents_));
+    if (!kemeny.ok()) return kemeny.status();
+    ranking = kemeny->order.order;
+    return absl::OkStatus();
   }
-
-  absl::Status status() const override { return status_; }
 
  private:
   double Delta() const { return 0.1 / std::pow(2.0, epoch_); }  // δ_0 = 0.1, halved
@@ -99,9 +92,6 @@ class KemenyEl final : public Evaluator {
   Eigen::MatrixXd wins_;   // wins_(a, b): a's wins over b, a draw half to each
   Eigen::MatrixXd games_;  // samples of each pair
   int epoch_ = 0;
-  std::vector<AgentId> ranking_;
-  bool stale_ = false;
-  absl::Status status_;
 };
 
 }  // namespace

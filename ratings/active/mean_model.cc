@@ -13,15 +13,15 @@
 namespace ratings::active {
 namespace {
 
-class MeanModel final : public Evaluator {
+class MeanModel final : public RefittingEvaluator {
  public:
   MeanModel(TallyRule rule, size_t tasks, size_t agents, bool burn_in)
-      : rule_(rule),
+      : RefittingEvaluator(agents),
+        rule_(rule),
         burn_in_enabled_(burn_in),
         burn_in_(tasks, agents),
         means_(tasks, agents),
-        all_tasks_(means_.AllTasks()),
-        ranking_(voting::IdentityPriority(agents)) {}  // AgentId is uint32_t
+        all_tasks_(means_.AllTasks()) {}
 
   Query Choose(int64_t round, std::mt19937_64& rng) override {
     if (burn_in_enabled_ && burn_in_.Active(round)) return burn_in_.Next(round, rng);
@@ -30,18 +30,12 @@ class MeanModel final : public Evaluator {
 
   void Observe(const Sample& s) override {
     means_.Add(s);
-    stale_ = true;
+    MarkStale();
   }
 
-  std::vector<AgentId> Ranking() override {
-    if (stale_ && status_.ok()) {
-      status_ = RankByTallyRule(rule_, means_.Tally(all_tasks_), ranking_, nullptr);
-    }
-    stale_ = false;
-    return ranking_;
+  absl::Status Refit(std::vector<AgentId>& ranking) override {
+    return RankByTallyRule(rule_, means_.Tally(all_tasks_), ranking, nullptr);
   }
-
-  absl::Status status() const override { return status_; }
 
  private:
   TallyRule rule_;
@@ -49,9 +43,6 @@ class MeanModel final : public Evaluator {
   BurnIn burn_in_;
   TaskMeans means_;
   std::vector<TaskId> all_tasks_;
-  std::vector<AgentId> ranking_;
-  bool stale_ = false;
-  absl::Status status_;
 };
 
 }  // namespace

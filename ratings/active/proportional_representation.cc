@@ -58,15 +58,15 @@ std::vector<TaskId> GreedyRepresentativeTasks(const std::vector<std::vector<uint
 
 namespace {
 
-class ProportionalRepresentation final : public Evaluator {
+class ProportionalRepresentation final : public RefittingEvaluator {
  public:
   ProportionalRepresentation(size_t tasks, size_t agents, const AlgorithmOptions& o)
-      : burn_in_enabled_(o.burn_in),
+      : RefittingEvaluator(agents),
+        burn_in_enabled_(o.burn_in),
         exploration_(o.exploration),
         g_(o.prop_rep_g),
         burn_in_(tasks, agents),
-        means_(tasks, agents),
-        ranking_(voting::IdentityPriority(agents)) {}  // AgentId is uint32_t
+        means_(tasks, agents) {}
 
   Query Choose(int64_t round, std::mt19937_64& rng) override {
     if (burn_in_enabled_ && burn_in_.Active(round)) return burn_in_.Next(round, rng);
@@ -80,22 +80,17 @@ class ProportionalRepresentation final : public Evaluator {
 
   void Observe(const Sample& s) override {
     means_.Add(s);
-    stale_ = true;
+    MarkStale();
   }
 
-  std::vector<AgentId> Ranking() override {
-    if (stale_ && status_.ok()) {
-      std::vector<std::vector<uint32_t>> ranks(means_.tasks());
-      for (TaskId v = 0; v < means_.tasks(); ++v) ranks[v] = means_.Ranks(v);
-      chosen_ = GreedyRepresentativeTasks(ranks, means_.agents(), g_);
-      const std::vector<TaskId> votes = chosen_.empty() ? means_.AllTasks() : chosen_;
-      status_ = RankByTallyRule(TallyRule::kRankedPairs, means_.Tally(votes), ranking_, nullptr);
-    }
-    stale_ = false;
-    return ranking_;
+  // E is recomputed here, once per round, and used by the next Choose().
+  absl::Status Refit(std::vector<AgentId>& ranking) override {
+    std::vector<std::vector<uint32_t>> ranks(means_.tasks());
+    for (TaskId v = 0; v < means_.tasks(); ++v) ranks[v] = means_.Ranks(v);
+    chosen_ = GreedyRepresentativeTasks(ranks, means_.agents(), g_);
+    const std::vector<TaskId> votes = chosen_.empty() ? means_.AllTasks() : chosen_;
+    return RankByTallyRule(TallyRule::kRankedPairs, means_.Tally(votes), ranking, nullptr);
   }
-
-  absl::Status status() const override { return status_; }
 
  private:
   bool burn_in_enabled_;
@@ -104,9 +99,6 @@ class ProportionalRepresentation final : public Evaluator {
   BurnIn burn_in_;
   TaskMeans means_;
   std::vector<TaskId> chosen_;  // E, recomputed every round
-  std::vector<AgentId> ranking_;
-  bool stale_ = false;
-  absl::Status status_;
 };
 
 }  // namespace
