@@ -8,6 +8,11 @@
 #include "absl/strings/str_cat.h"
 
 namespace ratings::voting {
+namespace {
+
+constexpr double kValueSlack = 1e-9;
+
+}  // namespace
 
 StrategyLp::StrategyLp(const Eigen::MatrixXd& a, std::string what)
     : m_(static_cast<int>(a.rows())),
@@ -53,6 +58,7 @@ StrategyLp::~StrategyLp() = default;
 
 absl::StatusOr<Eigen::VectorXd> StrategyLp::SolveValue() {
   model_->dual();
+  if (!model_->isProvenOptimal()) model_->primal();  // degenerate games: the other method
   if (absl::Status s = Optimal(); !s.ok()) return s;
   value_ = model_->primalColumnSolution()[m_];
   return Solution();
@@ -67,6 +73,20 @@ absl::StatusOr<Eigen::VectorXd> StrategyLp::Maximise(const Eigen::VectorXd& c) {
   for (int i = 0; i < m_; ++i) model_->setObjectiveCoefficient(i, c(i));
   model_->setObjectiveCoefficient(m_, 0.0);
   model_->primal();
+  if (!model_->isProvenOptimal()) {
+    // The value is fixed at the float the first solve returned. In a degenerate game that
+    // can lie a rounding error above what the constraints reach, and Clp then reports the
+    // LP infeasible: allow the value kValueSlack below it (the payoffs are scaled to
+    // [-1, 1], so this is relative) and solve again, from scratch by the dual if need be.
+    model_->setColumnBounds(m_, value_ - kValueSlack, value_);
+    model_->primal();
+    if (!model_->isProvenOptimal()) model_->dual();
+    absl::Status optimal = Optimal();
+    Eigen::VectorXd solution = Solution();
+    model_->setColumnBounds(m_, value_, value_);  // the next objective starts exact again
+    if (!optimal.ok()) return optimal;
+    return solution;
+  }
   if (absl::Status s = Optimal(); !s.ok()) return s;
   return Solution();
 }

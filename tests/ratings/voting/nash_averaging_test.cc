@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "Eigen/LU"
@@ -346,6 +348,38 @@ TEST(NashAveragingTest, Errors) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("5 agents is above the limit of 4")));
   EXPECT_THAT(SolveNashAveraging(Eigen::MatrixXd::Zero(2, 2), {.tolerance = 0.0}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tolerance")));
+}
+
+}  // namespace
+}  // namespace ratings::voting
+
+namespace ratings::voting {
+namespace {
+
+// A degenerate game that once made Clp report the agent player's LP infeasible after the
+// value was fixed: the running means of a clone experiment ([AE] App. C.1, 50 tasks x 16
+// agents) during its burn-in, where unsampled cells all hold 50 (tests/data/nash/README.md).
+// The returned strategies must be an equilibrium: the certificate is recomputed here from
+// them, against every pure deviation of either player.
+TEST(NashAveragingTest, DegenerateCloneGameSolves) {
+  std::FILE* file =
+      std::fopen((std::string(RATINGD_TEST_DATA) + "/nash/clones_run14_means.txt").c_str(), "r");
+  ASSERT_NE(file, nullptr);
+  Eigen::MatrixXd scores(50, 16);
+  for (int v = 0; v < 50; ++v) {
+    for (int a = 0; a < 16; ++a) ASSERT_EQ(std::fscanf(file, "%lf", &scores(v, a)), 1);
+  }
+  std::fclose(file);
+  absl::StatusOr<NashAveraging> nash = SolveNashAveraging(scores);
+  ASSERT_TRUE(nash.ok()) << nash.status();
+  const Eigen::Map<const Eigen::VectorXd> x(nash->agent_strategy.data(), 16);
+  const Eigen::Map<const Eigen::VectorXd> y(nash->task_strategy.data(), 50);
+  EXPECT_NEAR(x.sum(), 1.0, 1e-12);
+  EXPECT_NEAR(y.sum(), 1.0, 1e-12);
+  const double value = y.dot(scores * x);
+  const double range = scores.maxCoeff() - scores.minCoeff();
+  EXPECT_LE((scores.transpose() * y).maxCoeff() - value, 1e-7 * range);  // no better agent
+  EXPECT_LE(value - (scores * x).minCoeff(), 1e-7 * range);              // no worse task
 }
 
 }  // namespace
