@@ -197,6 +197,9 @@ absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
   RETURN_IF_ERROR(SetUpGenerator(config.generator, generator, generator_table));
   RETURN_IF_ERROR(generator_table.Apply(generator_params));
 
+  // Run 0's model: its truth goes in the document, and its sizes build the test evaluators.
+  ASSIGN_OR_RETURN(const ratings::active::ScoreModel first,
+                   ratings::active::SeedModel(generator, sim, 0));
   std::vector<Algorithm> algorithms;
   for (const std::string& name : config.algorithms) {
     Algorithm algorithm;
@@ -206,10 +209,8 @@ absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
     RETURN_IF_ERROR(table.Apply(algorithm_params[name]));
     algorithm.params = table.Values();
     // Builds one evaluator now, so a bad name or option fails before any run.
-    ASSIGN_OR_RETURN(ratings::active::ScoreModel model,
-                     ratings::active::SeedModel(generator, sim, 0));
     RETURN_IF_ERROR(
-        ratings::active::MakeEvaluator(name, model.tasks(), model.agents(), algorithm.options, 0)
+        ratings::active::MakeEvaluator(name, first.tasks(), first.agents(), algorithm.options, 0)
             .status());
     algorithms.push_back(std::move(algorithm));
   }
@@ -239,8 +240,6 @@ absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
   fields["k"] = ListValue(ks);
   fields["window"] = NumberValue(static_cast<double>(sim.window));
   fields["seed"] = NumberValue(static_cast<double>(sim.seed));
-  ASSIGN_OR_RETURN(ratings::active::ScoreModel first,
-                   ratings::active::SeedModel(generator, sim, 0));
   std::vector<google::protobuf::Value> truth;
   for (ratings::AgentId a : first.truth()) truth.push_back(StringValue(first.names()[a]));
   fields["truth"] = ListValue(truth);
