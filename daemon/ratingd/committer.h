@@ -28,7 +28,7 @@ namespace ratingd {
 class Committer {
  public:
   // A transaction commits at least every commit_interval and every this many records.
-  static constexpr size_t kMaxTransactionRecords = 20000;
+  static constexpr size_t kMaxTransactionRecords = 100000;
 
   Committer(const DaemonConfig& config, const std::string& fingerprint, PartitionRegistry* registry,
             OutputSink* sink, Metrics* metrics, const Clock* clock);

@@ -137,6 +137,8 @@ def main():
                          "of the last --snapshot-interval only")
     ap.add_argument("--ratingd-arg", action="append", default=[],
                     help="extra ratingd flag, e.g. --ratingd-arg=--kafka=linger.ms=1")
+    ap.add_argument("--ratingd-cpus", default="",
+                    help="run ratingd pinned to these CPUs (taskset -c LIST), e.g. 0")
     a = ap.parse_args()
     brokers = open(os.path.join(os.environ["KAFKA_DIR"], "bootstrap")).read().strip()
     work = tempfile.mkdtemp(prefix="ratingd-e2e-")
@@ -145,7 +147,8 @@ def main():
     backlog = os.path.join(work, "backlog.jsonl")
     generate(backlog, a.results, 1)
     http_port, metrics_port = free_port(), free_port()
-    cmd = [a.ratingd, "--brokers=" + brokers, "--group=bench-" + tag, "--instance-id=bench",
+    pin = ["taskset", "-c", a.ratingd_cpus] if a.ratingd_cpus else []
+    cmd = pin + [a.ratingd, "--brokers=" + brokers, "--group=bench-" + tag, "--instance-id=bench",
            "--results-topic=" + topics["results"], "--deltas-topic=" + topics["deltas"],
            "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
            "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, "snap"),

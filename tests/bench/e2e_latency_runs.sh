@@ -8,6 +8,10 @@
 #
 #   KAFKA_HEAP=2g KAFKA_JVM_OPTS="-XX:+UseZGC -XX:+AlwaysPreTouch" RUNS=6 \
 #       bash tests/bench/e2e_latency_runs.sh
+#
+# BROKER_CPUS and RATINGD_CPUS (taskset -c lists, e.g. 1 and 0) pin the broker and ratingd
+# to separate CPUs; unset, both float over every CPU.
+# RATINGD_ARGS (space-separated) are extra ratingd flags, e.g. "--commit-interval=250ms".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export KAFKA_DIR=${KAFKA_DIR:-/tmp/kafka-bench}
@@ -17,11 +21,16 @@ bin=${RATINGD_BIN_DIR:-build/ci/bin}
 
 bash deploy/kafka/broker.sh stop >/dev/null 2>&1 || true
 rm -rf "$KAFKA_DIR"
-bash deploy/kafka/broker.sh start wait
+broker_pin=()
+[[ -n ${BROKER_CPUS:-} ]] && broker_pin=(taskset -c "$BROKER_CPUS")
+"${broker_pin[@]}" bash deploy/kafka/broker.sh start wait
 trap 'bash deploy/kafka/broker.sh stop' EXIT
 
+extra=()
+for arg in ${RATINGD_ARGS:-}; do extra+=("--ratingd-arg=$arg"); done
 bench() {
-  python3 tests/bench/e2e_bench.py --ratingd "$bin/ratingd" --ratingctl "$bin/ratingctl" "$@"
+  python3 tests/bench/e2e_bench.py --ratingd "$bin/ratingd" --ratingctl "$bin/ratingctl" \
+      --ratingd-cpus="${RATINGD_CPUS:-}" "${extra[@]}" "$@"
 }
 bench --results 1000000 --seconds 15 >"$out-warmup.json"
 for i in $(seq 1 "$runs"); do
