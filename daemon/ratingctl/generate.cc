@@ -8,6 +8,7 @@
 #include "absl/strings/strip.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
+#include "daemon/ratingctl/generate_games.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "ratings/generators/generated_profile.h"
@@ -51,7 +52,7 @@ absl::Status WriteFile(const std::string& path, const std::string& content) {
 }  // namespace
 
 std::vector<std::string> GeneratorNames() {
-  return {"mallows", "plackett-luce", "clones", "cycle", "tournament"};
+  return {"mallows", "plackett-luce", "clones", "cycle", "tournament", "king-of-the-hill"};
 }
 
 std::string TruthPath(const std::string& output) {
@@ -63,6 +64,7 @@ std::string TruthPath(const std::string& output) {
 }
 
 absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
+  if (config.model == "king-of-the-hill") return GenerateKingOfTheHill(config);
   std::vector<std::string> params = config.params;
   ratings::MallowsOptions mallows;
   ratings::PlackettLuceOptions pl;

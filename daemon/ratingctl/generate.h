@@ -22,12 +22,15 @@ struct GenerateConfig {
   //   cycle:         agents [3], tasks [30]
   //   tournament:    agents [20], players [4], contests [50], matching [uniform|skill],
   //                  skill_mean [100], skill_std [30], noise_std [5], candidates [3]
+  //   king-of-the-hill: prompts [40], models [6], skills [3], copies [0], lambda [10],
+  //                  target [best on average], noise [0] (generate_games.h: battles, not
+  //                  GameResults)
   std::vector<std::string> params = {};
   uint64_t seed = 0;
   std::string pool = "generated";  // the pool of every GameResult
 };
 
-// "mallows", "plackett-luce", "clones", "cycle", "tournament".
+// "mallows", "plackett-luce", "clones", "cycle", "tournament", "king-of-the-hill".
 std::vector<std::string> GeneratorNames();
 
 // "dir/x.jsonl" -> "dir/x.truth.json" (the extension, if any, replaced).

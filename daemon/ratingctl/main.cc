@@ -1,5 +1,5 @@
 // ratingctl, the offline and topic tool (docs/CONTRACTS.md §2): flags into the config of one
-// subcommand (rate, eval, generate, simulate, suggest, produce, tail), then that
+// subcommand (rate, eval, generate, simulate, suggest, game, produce, tail), then that
 // subcommand's Run function.
 #include <malloc.h>
 #include <unistd.h>
@@ -20,6 +20,7 @@
 #include "daemon/flags.h"
 #include "daemon/kafka/client_config.h"
 #include "daemon/ratingctl/eval.h"
+#include "daemon/ratingctl/game.h"
 #include "daemon/ratingctl/generate.h"
 #include "daemon/ratingctl/produce.h"
 #include "daemon/ratingctl/progress_line.h"
@@ -30,11 +31,13 @@
 
 ABSL_FLAG(std::string, method, "",
           "rating method: elo, sco, ml, elo-bt, sco-batch, sco-fy, approval, plurality, borda, "
-          "stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml, nash-avg (see --help)");
+          "stv, copeland, kemeny, ranked-pairs, schulze, ml-exact, iml, nash-avg, gt-ne, gt-cce "
+          "(see --help)");
 ABSL_FLAG(std::string, input, "",
-          "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt)");
+          "results file (.jsonl, PrefLib .soc/.soi/.toc/.toi, scores .txt, battles .csv)");
 ABSL_FLAG(std::string, format, "",
-          "input format: jsonl, preflib or scores (default: from the extension)");
+          "input format: jsonl, preflib, scores, battles (pairwise comparisons; JSONL, or CSV "
+          "for a .csv file) or battles-csv (default: from the extension)");
 ABSL_FLAG(uint64_t, seed, 0, "seed of the pool's random generator");
 ABSL_FLAG(std::string, pool, "",
           "JSONL input: rate only this pool (required if the file has several)");
@@ -68,6 +71,10 @@ ABSL_FLAG(std::string, curves, "", "simulate: write the windowed GRE curves to t
 ABSL_FLAG(std::string, strategy, "", "suggest: uniform, ucb or ml");
 ABSL_FLAG(int64_t, n, 10, "suggest: pairs to suggest (at most 1000; more are clamped)");
 ABSL_FLAG(double, exploration, 0.1, "suggest: uniform mass mixed into the ml lottery, in [0, 1]");
+// game.
+ABSL_FLAG(std::string, solver, "",
+          "game: ne (Nash equilibrium, annealed QRE) or cce (maximum-entropy coarse correlated "
+          "equilibrium)");
 // produce and tail.
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "produce/tail: Kafka bootstrap servers");
 ABSL_FLAG(std::string, topic, "", "produce/tail: the topic");
@@ -88,7 +95,8 @@ ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several
 namespace {
 
 constexpr char kUsage[] =
-    "ratingctl rate --method M --input FILE [--format jsonl|preflib|scores]\n"
+    "ratingctl rate --method M --input FILE\n"
+    "               [--format jsonl|preflib|scores|battles|battles-csv]\n"
     "               [--param key=value]... [--seed N] [--pool P] [--output json|table]\n"
     "\n"
     "Rates the results of FILE with method M and prints the ranking as JSON on stdout.\n"
@@ -97,6 +105,9 @@ constexpr char kUsage[] =
     "(max_agents), ranked-pairs, schulze, ml-exact and iml (max_agents, tolerance).\n"
     "Agents vs tasks: nash-avg (tolerance), Nash averaging; needs scores per task (a score\n"
     "table, or JSONL with task and scores), each task's scores mapped to [0, 1].\n"
+    "Models vs prompts: gt-ne, gt-cce, the king's ratings in [RE]'s king-of-the-hill game\n"
+    "(battles with question_id or task; parameters as for `ratingctl game`, plus\n"
+    "tie_tolerance (1e-4)).\n"
     "Parameters (defaults):\n"
     "  elo: k (32), initial (1500)\n"
     "  sco: alpha (0.1), tau (1), min (0), max (100)\n"
@@ -117,13 +128,16 @@ constexpr char kUsage[] =
     "  Condorcet winner, KTD to the results, KTD / normalised KTD / top-k error / GRE\n"
     "  against a truth, held-out KTD_test per method; one JSON document on stdout.\n"
     "\n"
-    "ratingctl generate --model mallows|plackett-luce|clones|cycle|tournament --out FILE.jsonl\n"
-    "                   [--param key=value]... [--seed N] [--pool P]\n"
+    "ratingctl generate --model mallows|plackett-luce|clones|cycle|tournament|king-of-the-hill\n"
+    "                   --out FILE.jsonl"
+    " [--param key=value]... [--seed N] [--pool P]\n"
     "  Writes FILE.jsonl (GameResult JSON lines) and FILE.truth.json. Parameters:\n"
     "  mallows: agents (8), tasks (50), dispersion (0.5); plackett-luce: agents, tasks,\n"
     "  tau (1), max_rating (10); clones: agents, tasks, dispersion, clones (8); cycle:\n"
     "  agents (3), tasks (30); tournament: agents (20), players (4), contests (50),\n"
-    "  matching (uniform|skill), skill_mean (100), skill_std (30), noise_std (5), candidates (3)\n"
+    "  matching (uniform|skill), skill_mean (100), skill_std (30), noise_std (5), candidates (3);\n"
+    "  king-of-the-hill (battles, not GameResults): prompts (40), models (6), skills (3),\n"
+    "  copies (0), lambda (10), target (best model), noise (0)\n"
     "\n"
     "ratingctl simulate --generator mallows|plackett-luce|clones|atari-agent57|table:FILE\n"
     "                   --algorithms A1,A2 [--param key=value | --param A:key=value]...\n"
@@ -148,9 +162,18 @@ constexpr char kUsage[] =
     "  The next matches ratingd's /v1/pools/{pool}/suggest answers for a pool holding the\n"
     "  file's results (same JSON, same pairs for the same seed); --param sets ml parameters.\n"
     "\n"
+    "ratingctl game --input GAME.json --solver ne|cce [--param key=value]...\n"
+    "  Solves an N-player normal-form game ({\"players\": [{\"name\", \"actions\"}, ...],\n"
+    "  \"payoffs\": one flat array per player, the last player's action fastest}) and rates\n"
+    "  each action by its regret ([RE] §3). Parameters: selection (affinity|shannon),\n"
+    "  kernel_variance (1e-6), p (1), epsilon (1e-3), learning_rate (1e-2), max_steps\n"
+    "  (1000000); ne: tau0 (1), decay (0.95), steps_per_decay (250), anneal_threshold\n"
+    "  (1e-5), tau_min (1e-4), patience (20); cce: slackness (1e-5), initial_dual (1e-3).\n"
+    "\n"
     "ratingctl produce --brokers B --topic T --input FILE [--format F] [--pool P] [--rate R]\n"
-    "  Produces the file's results as GameResults (key = pool). PrefLib and score tables\n"
-    "  carry no pool: name it with --pool. [--kafka key=value]... passes librdkafka settings.\n"
+    "  Produces the file's results as GameResults (key = pool). PrefLib, score tables and\n"
+    "  battles carry no pool: name it with --pool (battles' game ids: <file name>:<line>).\n"
+    "  [--kafka key=value]... passes librdkafka settings.\n"
     "ratingctl tail --brokers B --topic T [--type deltas|leaderboards|results|dlq]\n"
     "               [--count N] [--idle_timeout 5s] [--from_end] [--lag]\n"
     "  Prints ratingd's records as JSON lines.\n"
@@ -324,6 +347,35 @@ int Suggest(std::vector<std::string> params) {
   return 0;
 }
 
+int Game(std::vector<std::string> params) {
+  ratingd::GameConfig config;
+  config.input = absl::GetFlag(FLAGS_input);
+  config.solver = absl::GetFlag(FLAGS_solver);
+  config.params = std::move(params);
+  if (config.solver.empty()) return Fail("game: --solver ne|cce is required");
+  if (config.input.empty()) return Fail("game: --input GAME.json is required");
+  auto doc = ratingd::RunGame(config);
+  if (!doc.ok()) return Fail(absl::StrCat("game: ", doc.status().message()));
+  const auto& fields = doc->fields();
+  if (!fields.at("converged").bool_value()) {
+    const auto& used = fields.at("params").struct_value().fields();
+    std::string warning =
+        absl::StrCat("ratingctl: warning: game: ", config.solver, " did not converge in ",
+                     static_cast<int64_t>(fields.at("steps").number_value()),
+                     " steps: exploitability ", fields.at("exploitability").number_value(),
+                     " (epsilon ", used.at("epsilon").number_value(), ")");
+    if (config.solver == "cce") {
+      absl::StrAppend(&warning, ", slackness ", fields.at("slackness").number_value(), " (target ",
+                      used.at("slackness").number_value(), ")");
+    }
+    std::cerr << warning << "\n";
+  }
+  auto json = ratingd::DeterministicJson(*doc);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
 int Generate(std::vector<std::string> params) {
   ratingd::GenerateConfig config;
   config.model = absl::GetFlag(FLAGS_model);
@@ -398,9 +450,10 @@ int main(int argc, char** argv) {
   if (command == "generate") return Generate(std::move(params));
   if (command == "simulate") return Simulate(std::move(params));
   if (command == "suggest") return Suggest(std::move(params));
+  if (command == "game") return Game(std::move(params));
   if (command == "produce") return Produce(kafka);
   if (command == "tail") return Tail(kafka);
   return Fail(absl::StrCat(
       "unknown subcommand '", command,
-      "'; known: rate, eval, generate, simulate, suggest, produce, tail\nusage: ", kUsage));
+      "'; known: rate, eval, generate, simulate, suggest, game, produce, tail\nusage: ", kUsage));
 }

@@ -11,6 +11,7 @@
 #include "daemon/model_params.h"
 #include "daemon/pool_report.h"
 #include "daemon/ratingctl/rate_batch.h"
+#include "daemon/ratingctl/rate_games.h"
 #include "daemon/ratingctl/rate_voting.h"
 #include "ratings/model.h"
 #include "ratings/pool.h"
@@ -36,7 +37,18 @@ absl::StatusOr<ratings::PoolOptions> OptionsFor(ratings::Model model,
 // The pool to rate: all records must belong to one pool, or config.pool picks one.
 absl::StatusOr<std::string> ChoosePool(const RateConfig& config,
                                        const std::vector<ratings::io::ResultRecord>& records) {
-  if (!config.pool.empty()) return config.pool;
+  if (!config.pool.empty()) {
+    // PrefLib, score tables and battles name no pool: --pool would select nothing.
+    const bool pooled =
+        std::any_of(records.begin(), records.end(),
+                    [](const ratings::io::ResultRecord& r) { return !r.pool.empty(); });
+    if (!records.empty() && !pooled) {
+      return absl::InvalidArgumentError(absl::StrCat("--pool ", config.pool, ": ", config.input,
+                                                     " names no pools (only JSONL results do); "
+                                                     "leave --pool out"));
+    }
+    return config.pool;
+  }
   std::set<std::string> pools;
   for (const auto& r : records) pools.insert(r.pool);
   if (pools.size() <= 1) return pools.empty() ? std::string() : *pools.begin();
@@ -63,6 +75,7 @@ std::vector<std::string> RateMethods() {
   for (ratings::Model m : ratings::kModels) methods.emplace_back(ratings::ModelName(m));
   for (const std::string& m : BatchMethodNames()) methods.push_back(m);
   for (std::string& m : VotingMethods()) methods.push_back(std::move(m));
+  for (std::string& m : GameMethods()) methods.push_back(std::move(m));
   return methods;
 }
 
@@ -89,6 +102,8 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   // Bad parameters are reported before the input is read.
   if (IsVotingMethod(config.method)) {
     RETURN_IF_ERROR(CheckVotingParams(config));
+  } else if (IsGameMethod(config.method)) {
+    RETURN_IF_ERROR(CheckGameParams(config));
   } else if (IsBatchMethod(config.method)) {
     RateConfig quiet = config;
     quiet.progress = nullptr;
@@ -107,6 +122,7 @@ absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
   RETURN_IF_ERROR(CheckMethod(config.method));
   if (IsBatchMethod(config.method)) return RateBatch(config, records, skipped_votes);
   if (IsVotingMethod(config.method)) return RateByVoting(config, records, skipped_votes);
+  if (IsGameMethod(config.method)) return RateByGame(config, records, skipped_votes);
   // CheckMethod passed and the method is neither batch nor voting: an online model.
   const std::optional<ratings::Model> model = ratings::ParseModel(config.method);
   if (!model.has_value()) {

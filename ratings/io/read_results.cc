@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace ratings::io {
@@ -25,8 +26,11 @@ absl::StatusOr<Format> ParseFormat(std::string_view name) {
   if (name == "jsonl") return Format::kJsonl;
   if (name == "preflib") return Format::kPreflib;
   if (name == "scores") return Format::kScores;
+  if (name == "battles") return Format::kBattles;
+  if (name == "battles-csv") return Format::kBattlesCsv;
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown format '", AsAbsl(name), "'; expected jsonl, preflib or scores"));
+      absl::StrCat("unknown format '", AsAbsl(name),
+                   "'; expected jsonl, preflib, scores, battles or battles-csv"));
 }
 
 absl::StatusOr<Format> InferFormat(std::string_view path) {
@@ -39,10 +43,12 @@ absl::StatusOr<Format> InferFormat(std::string_view path) {
   if (ext == "jsonl" || ext == "json") return Format::kJsonl;
   if (ext == "soc" || ext == "soi" || ext == "toc" || ext == "toi") return Format::kPreflib;
   if (ext == "txt" || ext == "tsv" || ext == "scores") return Format::kScores;
+  // The only CSV format. Battles in JSONL share .jsonl with GameResults: --format battles.
+  if (ext == "csv") return Format::kBattlesCsv;
   return absl::InvalidArgumentError(absl::StrCat(
       "cannot infer the format of '", AsAbsl(path),
-      "' from its extension; expected .jsonl/.json (jsonl), .soc/.soi/.toc/.toi (preflib) "
-      "or .txt/.tsv/.scores (scores)"));
+      "' from its extension; expected .jsonl/.json (jsonl), .soc/.soi/.toc/.toi (preflib), "
+      ".txt/.tsv/.scores (scores) or .csv (battles-csv)"));
 }
 
 absl::StatusOr<std::string> ReadFileContent(const std::string& path) {
@@ -80,6 +86,14 @@ absl::StatusOr<ReadOutput> ParseResults(std::string_view content, std::string_vi
       return ParsePreflib(content, filename, limits);
     case Format::kScores:
       return ParseScores(content, filename, limits);
+    case Format::kBattles:
+      // `--format battles` names the conventions; the extension picks JSONL or CSV.
+      if (absl::EndsWithIgnoreCase(AsAbsl(filename), ".csv")) {
+        return ParseBattlesCsv(content, filename, limits);
+      }
+      return ParseBattles(content, filename, limits);
+    case Format::kBattlesCsv:
+      return ParseBattlesCsv(content, filename, limits);
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown format value ", static_cast<int>(format)));

@@ -1,6 +1,6 @@
 // Readers of result files (docs/CONTRACTS.md §2): JSONL of GameResult, PrefLib .soc/.soi/.toc/.toi,
-// and agent-vs-task score tables. Every error names the file, the line and the problem:
-// "FILE:LINE: problem".
+// agent-vs-task score tables, and pairwise battles (JSONL or CSV). Every error names the file,
+// the line and the problem: "FILE:LINE: problem".
 #pragma once
 
 #include <cstdint>
@@ -13,15 +13,18 @@
 
 namespace ratings::io {
 
-enum class Format { kJsonl, kPreflib, kScores };
+// kBattles reads JSONL, or CSV when the file name ends in .csv; kBattlesCsv always CSV.
+enum class Format { kJsonl, kPreflib, kScores, kBattles, kBattlesCsv };
 
 // One validated result with where it came from.
 struct ResultRecord {
   Result result;
   std::string pool;     // JSONL: the GameResult's pool; empty for other formats
-  std::string game_id;  // JSONL: the GameResult's game id; empty for other formats
-  std::string task;     // JSONL: the task field; scores: the task (first column)
-  int64_t line = 0;     // 1-based line of the file it came from
+  std::string game_id;  // JSONL: the GameResult's game id; battles: "<file name>:<line>";
+                        // empty for other formats
+  std::string task;     // JSONL: the task field; scores: the task (first column); battles:
+                        // question_id, else task
+  int64_t line = 0;     // 1-based line of the file it came from (CSV: where the row starts)
 };
 
 struct ReadOutput {
@@ -32,10 +35,10 @@ struct ReadOutput {
   int64_t skipped_votes = 0;
 };
 
-// "jsonl", "preflib" or "scores"; InvalidArgument otherwise.
+// "jsonl", "preflib", "scores", "battles" or "battles-csv"; InvalidArgument otherwise.
 absl::StatusOr<Format> ParseFormat(std::string_view name);
 // From the extension: .jsonl/.json -> JSONL; .soc/.soi/.toc/.toi -> PrefLib;
-// .txt/.tsv/.scores -> scores. InvalidArgument naming the path otherwise.
+// .txt/.tsv/.scores -> scores; .csv -> battles CSV. InvalidArgument naming the path otherwise.
 absl::StatusOr<Format> InferFormat(std::string_view path);
 
 // The whole content of a file. NotFound / PermissionDenied etc. name the path.
@@ -45,7 +48,8 @@ absl::StatusOr<std::string> ReadFileContent(const std::string& path);
 absl::StatusOr<ReadOutput> ReadResultsFile(const std::string& path, Format format,
                                            const ResultLimits& limits);
 
-// Parse `content` as if read from a file named `filename` (used in messages only).
+// Parse `content` as if read from a file named `filename` (used in messages, in battles'
+// game ids, and to pick CSV for kBattles).
 absl::StatusOr<ReadOutput> ParseResults(std::string_view content, std::string_view filename,
                                         Format format, const ResultLimits& limits);
 
@@ -68,6 +72,21 @@ absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_vi
 // rank higher; equal scores tie. Each line becomes one result of weight 1.
 absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
                                        const ResultLimits& limits);
+// Battles (docs/CONTRACTS.md §2.4), LMArena's pairwise comparisons: per line one JSON object
+// (parsed by protobuf's JSON utilities into a Struct; unknown fields of any type are
+// ignored, blank lines skipped) with model_a, model_b (strings), winner (model_a, model_b,
+// tie or tie (bothbad)), optional question_id or task (string or integer), score (a number
+// in [-1, 1] whose sign agrees with winner), judge and tstamp (not read); null = absent.
+// Each line becomes the result {model_a, model_b} with ranks 1/2, 2/1 or 1/1 and weight 1,
+// the score as model_a's score and its negation as model_b's; game id "<file name>:<line>".
+absl::StatusOr<ReadOutput> ParseBattles(std::string_view content, std::string_view filename,
+                                        const ResultLimits& limits);
+// The same fields as RFC 4180 CSV: a header line naming the columns (model_a, model_b and
+// winner required; a name twice is an error; unnamed and unknown columns are ignored), then
+// one battle per row with as many fields as the header; an empty field is absent. Quoted
+// fields may hold ',', '""' and line breaks; a record's line is the line it starts on.
+absl::StatusOr<ReadOutput> ParseBattlesCsv(std::string_view content, std::string_view filename,
+                                           const ResultLimits& limits);
 
 // A score table with the spreads ParseScores drops: the per-task means and standard
 // deviations ([AE] §5.2.1 draws S_{v,a} = N(mean, std) from them). Same syntax and errors

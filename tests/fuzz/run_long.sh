@@ -2,7 +2,7 @@
 # The longer recorded fuzz run (docs/RELIABILITY.md, "Fuzzing"): each libFuzzer target runs for
 # RUNS inputs (default 10^7) on a copy of its corpus tests/fuzz/corpus/<name>, one fuzzer at
 # a time, and prints its command, final stats, wall time and corpus size.
-#   tests/fuzz/run_long.sh                    # all four fuzzers, 10^7 inputs each
+#   tests/fuzz/run_long.sh                    # all five fuzzers, 10^7 inputs each
 #   RUNS=1000 tests/fuzz/run_long.sh scores   # one fuzzer, a quick check
 # Environment: RUNS (inputs per fuzzer), JOBS (build parallelism, default 1), FUZZ_WORK (where
 # the grown corpora, logs and any crash artifacts are kept; default a new temporary directory),
@@ -22,7 +22,7 @@ runs=${RUNS:-10000000}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=0:thread_local_quarantine_size_kb=0}
 jobs=${JOBS:-1}
 work=${FUZZ_WORK:-$(mktemp -d -t ratingd-fuzz.XXXXXX)}
-if (($# > 0)); then names=("$@"); else names=(jsonl preflib scores result_decoder); fi
+if (($# > 0)); then names=("$@"); else names=(jsonl preflib scores battles result_decoder); fi
 
 # Builds the fuzz preset (a no-op when it is up to date).
 cmake --preset fuzz >/dev/null

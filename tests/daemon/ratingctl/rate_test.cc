@@ -118,8 +118,8 @@ TEST(RateCommandTest, ErrorsNameWhatIsWrong) {
   EXPECT_THAT(RunRate({.method = "glicko", .input = "x.jsonl"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("unknown method 'glicko'; known: elo, sco, ml")));
-  EXPECT_THAT(RunRate({.method = "elo", .input = "results.csv"}),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("results.csv")));
+  EXPECT_THAT(RunRate({.method = "elo", .input = "results.xlsx"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("results.xlsx")));
   EXPECT_THAT(RunRate({.method = "sco", .input = "x.jsonl", .params = {"tau=0"}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tau")));
   const std::string bad = WriteTemp(

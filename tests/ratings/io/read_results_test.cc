@@ -20,10 +20,13 @@ TEST(ReadResultsTest, ParseFormat) {
   EXPECT_EQ(*ParseFormat("jsonl"), Format::kJsonl);
   EXPECT_EQ(*ParseFormat("preflib"), Format::kPreflib);
   EXPECT_EQ(*ParseFormat("scores"), Format::kScores);
-  for (const char* bad : {"", "JSONL", "json", "soc", "csv"}) {
+  EXPECT_EQ(*ParseFormat("battles"), Format::kBattles);
+  EXPECT_EQ(*ParseFormat("battles-csv"), Format::kBattlesCsv);
+  for (const char* bad : {"", "JSONL", "json", "soc", "csv", "Battles", "battles_csv"}) {
     SCOPED_TRACE(bad);
-    EXPECT_THAT(ParseFormat(bad), StatusIs(absl::StatusCode::kInvalidArgument,
-                                           HasSubstr("expected jsonl, preflib or scores")));
+    EXPECT_THAT(ParseFormat(bad),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("expected jsonl, preflib, scores, battles or battles-csv")));
   }
 }
 
@@ -40,6 +43,8 @@ TEST(ReadResultsTest, InferFormatFromEachExtension) {
       {"t.scores", Format::kScores},
       {"UPPER.SOC", Format::kPreflib},
       {"v1.2/results.jsonl", Format::kJsonl},
+      {"arena.csv", Format::kBattlesCsv},
+      {"dir/ARENA.CSV", Format::kBattlesCsv},
   };
   for (const auto& [path, format] : cases) {
     SCOPED_TRACE(path);
@@ -50,7 +55,8 @@ TEST(ReadResultsTest, InferFormatFromEachExtension) {
 }
 
 TEST(ReadResultsTest, InferFormatUnknownExtensionNamesPath) {
-  for (const char* path : {"results.csv", "noext", "dir.jsonl/file", "trailing."}) {
+  for (const char* path :
+       {"results.xlsx", "noext", "dir.jsonl/file", "dir.csv/file", "trailing."}) {
     SCOPED_TRACE(path);
     EXPECT_THAT(InferFormat(path), StatusIs(absl::StatusCode::kInvalidArgument,
                                             HasSubstr(std::string("'") + path + "'")));

@@ -1,0 +1,94 @@
+#include "daemon/ratingctl/game_params.h"
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "daemon/deterministic_json.h"
+
+namespace ratingd {
+namespace {
+
+// A number in the open interval (low, high), or (low, high] when `closed_high`.
+ParamTable& AddInRange(ParamTable& table, absl::string_view key, double* field, double low,
+                       double high, bool closed_high = false) {
+  return table.Add(
+      key,
+      [=](absl::string_view v) {
+        double parsed = 0;
+        const bool ok = absl::SimpleAtod(v, &parsed) && std::isfinite(parsed) && parsed > low &&
+                        (closed_high ? parsed <= high : parsed < high);
+        if (!ok) {
+          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not a number in (", low,
+                                                         ", ", high, closed_high ? "]" : ")"));
+        }
+        *field = parsed;
+        return absl::OkStatus();
+      },
+      [field] { return NumberValue(*field); });
+}
+
+ParamTable& AddPositive(ParamTable& table, absl::string_view key, double* field) {
+  return AddInRange(table, key, field, 0, HUGE_VAL);
+}
+
+ParamTable& AddCount(ParamTable& table, absl::string_view key, int64_t* field) {
+  return table.Add(
+      key,
+      [field](absl::string_view v) {
+        int64_t parsed = 0;
+        if (!absl::SimpleAtoi(v, &parsed) || parsed < 1) {
+          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not a positive integer"));
+        }
+        *field = parsed;
+        return absl::OkStatus();
+      },
+      [field] { return NumberValue(static_cast<double>(*field)); });
+}
+
+}  // namespace
+
+ParamTable GameSolverParamTable(std::string method, bool nash, GameSolverParams& p) {
+  using ratings::games::Selection;
+  ParamTable table(std::move(method));
+  Selection* selection = &p.targets.selection;
+  table.Add(
+      "selection",
+      [selection](absl::string_view v) {
+        if (v == "affinity") {
+          *selection = Selection::kAffinity;
+        } else if (v == "shannon") {
+          *selection = Selection::kShannon;
+        } else {
+          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not affinity or shannon"));
+        }
+        return absl::OkStatus();
+      },
+      [selection] {
+        return StringValue(*selection == Selection::kAffinity ? "affinity" : "shannon");
+      });
+  AddPositive(table, "kernel_variance", &p.targets.kernel_variance);
+  AddInRange(table, "p", &p.targets.p, 0, 1, /*closed_high=*/true);
+  double* epsilon = nash ? &p.anneal.epsilon : &p.cce.epsilon;
+  double* learning_rate = nash ? &p.anneal.learning_rate : &p.cce.learning_rate;
+  int64_t* max_steps = nash ? &p.anneal.max_steps : &p.cce.max_steps;
+  AddPositive(table, "epsilon", epsilon);
+  AddPositive(table, "learning_rate", learning_rate);
+  AddCount(table, "max_steps", max_steps);
+  if (nash) {
+    AddPositive(table, "tau0", &p.anneal.tau0);
+    AddInRange(table, "decay", &p.anneal.decay, 0, 1);
+    AddCount(table, "steps_per_decay", &p.anneal.steps_per_decay);
+    AddPositive(table, "anneal_threshold", &p.anneal.anneal_threshold);
+    AddPositive(table, "tau_min", &p.anneal.tau_min);
+    AddCount(table, "patience", &p.anneal.patience);
+  } else {
+    AddPositive(table, "slackness", &p.cce.slackness);
+    AddPositive(table, "initial_dual", &p.cce.initial_dual);
+  }
+  return table;
+}
+
+}  // namespace ratingd

@@ -1,0 +1,32 @@
+// Adam (Kingma 2014) with the usual β1 = 0.9, β2 = 0.999, ε = 1e-8: the optimiser [RE]
+// App. F.2 uses for every equilibrium solve, one instance per player.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "Eigen/Core"
+
+namespace ratings::games {
+
+class Adam {
+ public:
+  // One update of `theta` (minimising) with `grad`; `t` counts updates from 1.
+  void Step(Eigen::VectorXd& theta, const Eigen::VectorXd& grad, double learning_rate, int64_t t) {
+    if (m_.size() == 0) {
+      m_ = Eigen::VectorXd::Zero(theta.size());
+      v_ = Eigen::VectorXd::Zero(theta.size());
+    }
+    m_ = 0.9 * m_ + 0.1 * grad;
+    v_ = 0.999 * v_ + 0.001 * grad.cwiseAbs2();
+    const double c1 = 1 - std::pow(0.9, static_cast<double>(t));
+    const double c2 = 1 - std::pow(0.999, static_cast<double>(t));
+    theta.array() -= learning_rate * (m_.array() / c1) / ((v_.array() / c2).sqrt() + 1e-8);
+  }
+
+ private:
+  Eigen::VectorXd m_;
+  Eigen::VectorXd v_;
+};
+
+}  // namespace ratings::games

@@ -1,0 +1,431 @@
+// Battles (docs/CONTRACTS.md §2.4): pairwise comparisons in LMArena's conventions, one per
+// JSONL line or CSV row, each becoming a 2-agent result.
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "ratings/io/read_results.h"
+#include "ratings/status_macros.h"
+
+namespace ratings::io {
+namespace {
+
+using google::protobuf::Struct;
+using google::protobuf::Value;
+
+// Integers up to 2^53 are exact in the double a JSON number is parsed into.
+constexpr double kMaxExactInteger = 9007199254740992.0;
+
+// A byte-order mark, which spreadsheet programs put at the start of the CSV they write.
+constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// One battle's fields as read, before the checks of ToRecord; nullopt = absent.
+struct Battle {
+  std::optional<std::string> model_a;
+  std::optional<std::string> model_b;
+  std::optional<std::string> winner;
+  std::optional<std::string> task;  // question_id if present, else task
+  std::optional<double> score;
+};
+
+std::string Where(absl::string_view filename, int64_t line_number) {
+  return absl::StrCat(filename, ":", line_number, ": ");
+}
+
+absl::Status WithWhere(const absl::Status& status, absl::string_view where) {
+  return absl::Status(status.code(), absl::StrCat(where, status.message()));
+}
+
+absl::string_view BaseName(absl::string_view path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == absl::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Ranks of (model_a, model_b) for a winner; nullopt for an unknown winner.
+std::optional<std::pair<uint32_t, uint32_t>> RanksOf(absl::string_view winner) {
+  if (winner == "model_a") return std::make_pair(1u, 2u);
+  if (winner == "model_b") return std::make_pair(2u, 1u);
+  if (winner == "tie" || winner == "tie (bothbad)") return std::make_pair(1u, 1u);
+  return std::nullopt;
+}
+
+// A score in [-1, 1] whose sign agrees with the winner: > 0 for model_a, < 0 for model_b,
+// 0 for a tie.
+absl::Status CheckScore(double score, absl::string_view winner) {
+  if (!(score >= -1 && score <= 1)) {
+    return absl::InvalidArgumentError(absl::StrCat("score ", score, " is outside [-1, 1]"));
+  }
+  const bool agrees = winner == "model_a"   ? score > 0
+                      : winner == "model_b" ? score < 0
+                                            : score == 0;
+  if (agrees) return absl::OkStatus();
+  const absl::string_view needed = winner == "model_a" ? "> 0" : winner == "model_b" ? "< 0" : "0";
+  return absl::InvalidArgumentError(absl::StrCat("score ", score, " contradicts winner '", winner,
+                                                 "' (which needs a score ", needed, ")"));
+}
+
+// The checked result of a battle: its models, winner and score, then ValidateResult.
+absl::StatusOr<ResultRecord> ToRecord(Battle battle, const ResultLimits& limits) {
+  if (!battle.model_a.has_value()) return absl::InvalidArgumentError("missing model_a");
+  if (!battle.model_b.has_value()) return absl::InvalidArgumentError("missing model_b");
+  if (!battle.winner.has_value()) return absl::InvalidArgumentError("missing winner");
+  if (*battle.model_a == *battle.model_b) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model_a and model_b are both '", *battle.model_a, "'"));
+  }
+  const std::optional<std::pair<uint32_t, uint32_t>> ranks = RanksOf(*battle.winner);
+  if (!ranks.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown winner '", *battle.winner, "'; expected model_a, model_b, tie or tie (bothbad)"));
+  }
+  ResultRecord record;
+  record.result.standings = {Standing{*std::move(battle.model_a), ranks->first, std::nullopt},
+                             Standing{*std::move(battle.model_b), ranks->second, std::nullopt}};
+  if (battle.score.has_value()) {
+    RETURN_IF_ERROR(CheckScore(*battle.score, *battle.winner));
+    record.result.standings[0].score = *battle.score;
+    record.result.standings[1].score = -*battle.score;
+  }
+  RETURN_IF_ERROR(ValidateResult(record.result, limits));
+  record.task = std::move(battle.task).value_or("");
+  return record;
+}
+
+// Fills in where the record came from: game id "<file name>:<line>".
+ResultRecord& Locate(ResultRecord& record, absl::string_view filename, int64_t line_number) {
+  record.game_id = absl::StrCat(BaseName(filename), ":", line_number);
+  record.line = line_number;
+  return record;
+}
+
+// --- JSONL ---
+
+absl::string_view KindName(const Value& value) {
+  switch (value.kind_case()) {
+    case Value::kNumberValue:
+      return "a number";
+    case Value::kStringValue:
+      return "a string";
+    case Value::kBoolValue:
+      return "a boolean";
+    case Value::kStructValue:
+      return "an object";
+    case Value::kListValue:
+      return "an array";
+    default:
+      return "null";
+  }
+}
+
+// The field `name` of `object`; nullptr when absent or null (a null field is absent).
+const Value* Field(const Struct& object, const std::string& name) {
+  const auto it = object.fields().find(name);
+  if (it == object.fields().end() || it->second.kind_case() == Value::kNullValue) return nullptr;
+  return &it->second;
+}
+
+absl::StatusOr<std::optional<std::string>> StringField(const Struct& object,
+                                                       const std::string& name) {
+  const Value* value = Field(object, name);
+  if (value == nullptr) return std::nullopt;
+  if (value->kind_case() != Value::kStringValue) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be a string, not ", KindName(*value)));
+  }
+  return value->string_value();
+}
+
+// question_id and task: a string, or an integer written in decimal.
+absl::StatusOr<std::optional<std::string>> IdField(const Struct& object, const std::string& name) {
+  const Value* value = Field(object, name);
+  if (value == nullptr) return std::nullopt;
+  if (value->kind_case() == Value::kStringValue) return value->string_value();
+  if (value->kind_case() != Value::kNumberValue) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be a string or an integer, not ", KindName(*value)));
+  }
+  const double number = value->number_value();
+  if (number != std::floor(number)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " ", number, " must be a string or an integer"));
+  }
+  if (std::fabs(number) > kMaxExactInteger) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " ", number, " is an integer beyond 2^53, not kept exactly; write it as a string"));
+  }
+  return absl::StrCat(static_cast<int64_t>(number));
+}
+
+absl::StatusOr<std::optional<double>> ScoreField(const Struct& object) {
+  const Value* value = Field(object, "score");
+  if (value == nullptr) return std::nullopt;
+  if (value->kind_case() != Value::kNumberValue) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("score must be a number, not ", KindName(*value)));
+  }
+  return value->number_value();
+}
+
+// The fields of one JSON object; judge, tstamp and unknown fields are not read.
+absl::StatusOr<Battle> BattleFromJson(const Struct& object) {
+  Battle battle;
+  ASSIGN_OR_RETURN(battle.model_a, StringField(object, "model_a"));
+  ASSIGN_OR_RETURN(battle.model_b, StringField(object, "model_b"));
+  ASSIGN_OR_RETURN(battle.winner, StringField(object, "winner"));
+  ASSIGN_OR_RETURN(std::optional<std::string> question_id, IdField(object, "question_id"));
+  ASSIGN_OR_RETURN(std::optional<std::string> task, IdField(object, "task"));
+  battle.task = question_id.has_value() ? std::move(question_id) : std::move(task);
+  ASSIGN_OR_RETURN(battle.score, ScoreField(object));
+  return battle;
+}
+
+// Parses one line as a JSON object (protobuf's Struct takes any fields, nested or not).
+absl::StatusOr<Struct> ParseObject(absl::string_view line) {
+  Struct object;
+  const auto parsed = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(line.data(), line.size()), &object);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid battle JSON (a line must be one JSON object): ",
+                     absl::string_view(parsed.message().data(), parsed.message().size())));
+  }
+  return object;
+}
+
+absl::StatusOr<ResultRecord> JsonLineToRecord(absl::string_view line, const ResultLimits& limits) {
+  ASSIGN_OR_RETURN(const Struct object, ParseObject(line));
+  ASSIGN_OR_RETURN(Battle battle, BattleFromJson(object));
+  return ToRecord(std::move(battle), limits);
+}
+
+// --- CSV ---
+
+// One CSV record: its fields, unquoted, and the 1-based line it starts on.
+struct CsvRow {
+  std::vector<std::string> fields;
+  int64_t line = 0;
+};
+
+// Splits RFC 4180 CSV into records: fields separated by ',', records by CRLF or LF; a field
+// in double quotes may hold ',', CR, LF, and '"' written as '""'. Not thread-safe.
+class CsvSplitter {
+ public:
+  explicit CsvSplitter(absl::string_view content) : text_(content) {}
+
+  // The next record into `row`; false at the end of the content. On an error the row's
+  // line is where the record starts.
+  absl::StatusOr<bool> Next(CsvRow& row) {
+    if (pos_ >= text_.size()) return false;
+    row.fields.clear();
+    row.line = line_;
+    while (true) {
+      std::string field;
+      if (text_[pos_] == '"') {
+        RETURN_IF_ERROR(QuotedField(field));
+      } else {
+        RETURN_IF_ERROR(PlainField(field));
+      }
+      row.fields.push_back(std::move(field));
+      if (AtEnd()) return true;
+      if (text_[pos_] == ',') {
+        ++pos_;
+        if (AtEnd()) {
+          row.fields.emplace_back();  // "a,b," at the very end: an empty last field
+          return true;
+        }
+        continue;
+      }
+      SkipRecordEnd();
+      return true;
+    }
+  }
+
+ private:
+  bool AtEnd() const { return pos_ >= text_.size(); }
+  // At CRLF, LF, or a CR that ends the content.
+  bool AtRecordEnd() const {
+    if (AtEnd() || text_[pos_] == '\n') return true;
+    return text_[pos_] == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n');
+  }
+  void SkipRecordEnd() {
+    if (!AtEnd() && text_[pos_] == '\r') ++pos_;
+    if (!AtEnd() && text_[pos_] == '\n') ++pos_;
+    ++line_;
+  }
+
+  absl::Status PlainField(std::string& field) {
+    const size_t start = pos_;
+    while (!AtEnd() && text_[pos_] != ',' && !AtRecordEnd()) {
+      if (text_[pos_] == '"') {
+        return absl::InvalidArgumentError("malformed row: '\"' inside an unquoted field");
+      }
+      ++pos_;
+    }
+    field.assign(text_.data() + start, pos_ - start);
+    return absl::OkStatus();
+  }
+
+  absl::Status QuotedField(std::string& field) {
+    ++pos_;  // the opening quote
+    while (true) {
+      if (AtEnd()) return absl::InvalidArgumentError("malformed row: unterminated quoted field");
+      const char c = text_[pos_++];
+      if (c == '"') {
+        if (AtEnd() || text_[pos_] != '"') break;
+        ++pos_;  // '""' is one '"'
+      } else if (c == '\n') {
+        ++line_;
+      }
+      field.push_back(c);
+    }
+    if (!AtEnd() && text_[pos_] != ',' && !AtRecordEnd()) {
+      return absl::InvalidArgumentError("malformed row: text after the closing quote of a field");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::string_view text_;
+  size_t pos_ = 0;
+  int64_t line_ = 1;
+};
+
+// A record of one blank field: an empty or all-blank line, skipped like blank JSONL lines.
+bool IsBlank(const CsvRow& row) {
+  return row.fields.size() == 1 && absl::StripAsciiWhitespace(row.fields[0]).empty();
+}
+
+// Where each column read is in a row; -1 when the header lacks it.
+struct Columns {
+  int model_a = -1;
+  int model_b = -1;
+  int winner = -1;
+  int question_id = -1;
+  int task = -1;
+  int score = -1;
+  size_t count = 0;  // fields per row
+};
+
+absl::StatusOr<Columns> ParseHeader(const CsvRow& header) {
+  Columns columns;
+  columns.count = header.fields.size();
+  absl::flat_hash_map<absl::string_view, size_t> seen;  // name -> 1-based column
+  const std::pair<absl::string_view, int*> known[] = {
+      {"model_a", &columns.model_a}, {"model_b", &columns.model_b},
+      {"winner", &columns.winner},   {"question_id", &columns.question_id},
+      {"task", &columns.task},       {"score", &columns.score}};
+  for (size_t i = 0; i < header.fields.size(); ++i) {
+    const absl::string_view name = header.fields[i];
+    if (name.empty()) continue;  // an unnamed column (a spreadsheet's index): ignored
+    const auto [it, inserted] = seen.try_emplace(name, i + 1);
+    if (!inserted) {
+      return absl::InvalidArgumentError(absl::StrCat("column '", name,
+                                                     "' appears twice in the header (columns ",
+                                                     it->second, " and ", i + 1, ")"));
+    }
+    for (const auto& [known_name, index] : known) {
+      if (name == known_name) *index = static_cast<int>(i);
+    }
+  }
+  for (const auto& [name, index] :
+       {std::make_pair("model_a", columns.model_a), std::make_pair("model_b", columns.model_b),
+        std::make_pair("winner", columns.winner)}) {
+    if (index < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("the header lacks column '", name,
+                                                     "' (it needs model_a, model_b and winner)"));
+    }
+  }
+  return columns;
+}
+
+// The field at `index`; nullopt when the header lacks the column or the field is empty.
+std::optional<std::string> CsvField(const CsvRow& row, int index) {
+  if (index < 0 || row.fields[index].empty()) return std::nullopt;
+  return row.fields[index];
+}
+
+absl::StatusOr<Battle> BattleFromRow(const CsvRow& row, const Columns& columns) {
+  if (row.fields.size() != columns.count) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed row: ", row.fields.size(), " fields, header has ", columns.count));
+  }
+  Battle battle;
+  battle.model_a = CsvField(row, columns.model_a);
+  battle.model_b = CsvField(row, columns.model_b);
+  battle.winner = CsvField(row, columns.winner);
+  battle.task = CsvField(row, columns.question_id);
+  if (!battle.task.has_value()) battle.task = CsvField(row, columns.task);
+  if (const std::optional<std::string> score = CsvField(row, columns.score)) {
+    double value = 0;
+    if (!absl::SimpleAtod(*score, &value)) {
+      return absl::InvalidArgumentError(absl::StrCat("score '", *score, "' is not a number"));
+    }
+    battle.score = value;
+  }
+  return battle;
+}
+
+}  // namespace
+
+absl::StatusOr<ReadOutput> ParseBattles(std::string_view content_view,
+                                        std::string_view filename_view,
+                                        const ResultLimits& limits) {
+  // Debian's Abseil keeps its own absl::string_view, distinct from std::string_view.
+  const absl::string_view content(content_view.data(), content_view.size());
+  const absl::string_view filename(filename_view.data(), filename_view.size());
+  ReadOutput output;
+  int64_t line_number = 0;
+  for (absl::string_view line : absl::StrSplit(content, '\n')) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    absl::StatusOr<ResultRecord> record = JsonLineToRecord(line, limits);
+    if (!record.ok()) return WithWhere(record.status(), Where(filename, line_number));
+    output.records.push_back(std::move(Locate(*record, filename, line_number)));
+  }
+  return output;
+}
+
+absl::StatusOr<ReadOutput> ParseBattlesCsv(std::string_view content_view,
+                                           std::string_view filename_view,
+                                           const ResultLimits& limits) {
+  // Debian's Abseil keeps its own absl::string_view, distinct from std::string_view.
+  absl::string_view content(content_view.data(), content_view.size());
+  const absl::string_view filename(filename_view.data(), filename_view.size());
+  absl::ConsumePrefix(&content, kUtf8Bom);
+  CsvSplitter splitter(content);
+  ReadOutput output;
+  std::optional<Columns> columns;  // set by the first non-blank row, the header
+  CsvRow row;
+  while (true) {
+    absl::StatusOr<bool> more = splitter.Next(row);
+    if (!more.ok()) return WithWhere(more.status(), Where(filename, row.line));
+    if (!*more) break;
+    if (IsBlank(row)) continue;
+    if (!columns.has_value()) {
+      absl::StatusOr<Columns> header = ParseHeader(row);
+      if (!header.ok()) return WithWhere(header.status(), Where(filename, row.line));
+      columns = *header;
+      continue;
+    }
+    absl::StatusOr<Battle> battle = BattleFromRow(row, *columns);
+    absl::StatusOr<ResultRecord> record =
+        battle.ok() ? ToRecord(*std::move(battle), limits) : battle.status();
+    if (!record.ok()) return WithWhere(record.status(), Where(filename, row.line));
+    output.records.push_back(std::move(Locate(*record, filename, row.line)));
+  }
+  return output;
+}
+
+}  // namespace ratings::io

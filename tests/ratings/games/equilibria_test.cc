@@ -1,0 +1,155 @@
+// Nash equilibria by annealed QRE and maximum-entropy CCEs ([RE] §3.2, App. D-E). Expected
+// values are closed forms: Rock-paper-scissors' uniform equilibrium (all ratings 0), and
+// Chicken's symmetric mixed equilibrium (swerve 11/12, both actions earning -1/12, solved by
+// hand from 0·q - (1 - q) = q - 12 (1 - q)). Ratings of an ε-equilibrium are checked
+// relative to ε: an action of mass m may rate down to -ε/m.
+#include <cmath>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "ratings/games/affinity_entropy.h"
+#include "ratings/games/annealed_qre.h"
+#include "ratings/games/max_entropy_cce.h"
+
+namespace ratings::games {
+namespace {
+
+constexpr double kEpsilon = 1e-3;
+
+// A two-player game from the row player's and the column player's payoff matrices.
+NormalFormGame Bimatrix(const Eigen::MatrixXd& row, const Eigen::MatrixXd& column) {
+  NormalFormGame game;
+  game.actions = {static_cast<size_t>(row.rows()), static_cast<size_t>(row.cols())};
+  game.payoffs.resize(2);
+  for (Eigen::Index a = 0; a < row.rows(); ++a) {
+    for (Eigen::Index b = 0; b < row.cols(); ++b) {
+      game.payoffs[0].push_back(row(a, b));
+      game.payoffs[1].push_back(column(a, b));
+    }
+  }
+  return game;
+}
+
+NormalFormGame RockPaperScissors(bool duplicate_rock) {
+  Eigen::MatrixXd rps(3, 3);
+  rps << 0, -1, 1, 1, 0, -1, -1, 1, 0;
+  if (!duplicate_rock) return Bimatrix(rps, -rps.transpose());
+  Eigen::MatrixXd row(4, 3);  // R1, R2, P, S against R, P, S
+  row << rps.row(0), rps.row(0), rps.row(1), rps.row(2);
+  Eigen::MatrixXd column(4, 3);
+  column << -rps.col(0).transpose(), -rps.col(0).transpose(), -rps.col(1).transpose(),
+      -rps.col(2).transpose();
+  return Bimatrix(row, column);
+}
+
+// Actions swerve, straight; with `duplicate_straight` the row player has a second straight.
+NormalFormGame Chicken(bool duplicate_straight) {
+  Eigen::MatrixXd row(2, 2);
+  row << 0, -1, 1, -12;
+  if (!duplicate_straight) return Bimatrix(row, row.transpose());
+  Eigen::MatrixXd dup_row(3, 2);
+  dup_row << row.row(0), row.row(1), row.row(1);
+  Eigen::MatrixXd dup_column(3, 2);
+  const Eigen::MatrixXd column = row.transpose();
+  dup_column << column.row(0), column.row(1), column.row(1);
+  return Bimatrix(dup_row, dup_column);
+}
+
+void ExpectEquilibriumRatings(const std::vector<Eigen::VectorXd>& ratings, const Profile& x) {
+  for (size_t i = 0; i < ratings.size(); ++i) {
+    for (Eigen::Index a = 0; a < ratings[i].size(); ++a) {
+      EXPECT_LE(ratings[i][a], kEpsilon) << "player " << i << " action " << a;
+      EXPECT_GE(ratings[i][a], -kEpsilon / x[i][a]) << "player " << i << " action " << a;
+    }
+  }
+}
+
+TEST(AnnealedQreTest, RockPaperScissorsRatingsAreZeroWithAndWithoutAClone) {
+  for (bool duplicate : {false, true}) {
+    const NormalFormGame game = RockPaperScissors(duplicate);
+    const NashResult ne = SolveAnnealedQre(game, Targets(game, {}));
+    EXPECT_TRUE(ne.converged);
+    ExpectEquilibriumRatings(ne.ratings, ne.strategies);
+    // Rock's mass is 1/3 in total, split equally between its copies.
+    const Eigen::VectorXd& row = ne.strategies[0];
+    EXPECT_NEAR(row[0] + (duplicate ? row[1] : 0.0), 1 / 3., 1e-3);
+    if (duplicate) {
+      EXPECT_EQ(row[0], row[1]);
+    }
+  }
+}
+
+TEST(AnnealedQreTest, ChickenKeepsTheMixedEquilibriumWithACloneUnderAffinityEntropy) {
+  // [RE] App. E, Fig. 9: swerve 11/12, ratings 0; with straight duplicated the group masses
+  // stay (11/12, 1/12) and the straights split their 1/12 equally.
+  for (bool duplicate : {false, true}) {
+    const NormalFormGame game = Chicken(duplicate);
+    const NashResult ne = SolveAnnealedQre(game, Targets(game, {}));
+    EXPECT_TRUE(ne.converged) << ne.exploitability << " tau " << ne.tau;
+    ExpectEquilibriumRatings(ne.ratings, ne.strategies);
+    EXPECT_NEAR(ne.strategies[0][0], 11 / 12., 2e-3);
+    EXPECT_NEAR(ne.strategies[1][0], 11 / 12., 2e-3);
+    if (duplicate) {
+      EXPECT_EQ(ne.strategies[0][1], ne.strategies[0][2]);
+    }
+  }
+}
+
+TEST(AnnealedQreTest, LossGradientMatchesFiniteDifferences) {
+  // A random-looking 3-player general-sum game, away from equilibrium.
+  NormalFormGame game;
+  game.actions = {2, 3, 2};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> u;
+    for (int a = 0; a < 12; ++a) u.push_back(std::sin(1.7 * a + 2.3 * i) * (i + 1) / 3.0);
+    game.payoffs.push_back(u);
+  }
+  const Profile targets = {Eigen::Vector2d(0.3, 0.7), Eigen::Vector3d(0.2, 0.5, 0.3),
+                           Eigen::Vector2d(0.5, 0.5)};
+  const Profile logits = {Eigen::Vector2d(0.1, -0.4), Eigen::Vector3d(0.3, 0.0, -0.2),
+                          Eigen::Vector2d(-0.5, 0.6)};
+  for (double tau : {1.0, 0.1}) {
+    Profile gradient;
+    QreLoss(game, targets, logits, tau, &gradient);
+    for (size_t j = 0; j < 3; ++j) {
+      for (Eigen::Index a = 0; a < logits[j].size(); ++a) {
+        Profile up = logits;
+        Profile down = logits;
+        up[j][a] += 1e-6;
+        down[j][a] -= 1e-6;
+        const double fd =
+            (QreLoss(game, targets, up, tau) - QreLoss(game, targets, down, tau)) / 2e-6;
+        EXPECT_NEAR(gradient[j][a], fd, 1e-7) << "tau " << tau << " player " << j << " " << a;
+      }
+    }
+  }
+}
+
+TEST(MaxEntropyCceTest, CertificateOnRockPaperScissorsAndChicken) {
+  for (const NormalFormGame& game :
+       {RockPaperScissors(false), RockPaperScissors(true), Chicken(false), Chicken(true)}) {
+    const CceResult cce = SolveMaxEntropyCce(game, Targets(game, {}));
+    EXPECT_TRUE(cce.converged);
+    EXPECT_LE(cce.exploitability, kEpsilon);
+    // The certificate recomputed from the joint alone.
+    const std::vector<Eigen::VectorXd> ratings = JointRatings(game, cce.joint);
+    for (const Eigen::VectorXd& r : ratings) EXPECT_LE(r.maxCoeff(), kEpsilon);
+    double total = 0;
+    for (double p : cce.joint) total += p;
+    EXPECT_NEAR(total, 1.0, 1e-12);
+  }
+}
+
+TEST(EquilibriaTest, Deterministic) {
+  const NormalFormGame game = Chicken(true);
+  const NashResult a = SolveAnnealedQre(game, Targets(game, {}));
+  const NashResult b = SolveAnnealedQre(game, Targets(game, {}));
+  EXPECT_EQ(a.steps, b.steps);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(a.strategies[i], b.strategies[i]);
+  const CceResult c = SolveMaxEntropyCce(game, Targets(game, {}));
+  const CceResult d = SolveMaxEntropyCce(game, Targets(game, {}));
+  EXPECT_EQ(c.joint, d.joint);
+}
+
+}  // namespace
+}  // namespace ratings::games

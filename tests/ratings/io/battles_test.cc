@@ -1,0 +1,446 @@
+// ParseBattles and ParseBattlesCsv (docs/CONTRACTS.md §2.4). Expected records by hand from
+// the contract: winner model_a -> ranks 1/2, model_b -> 2/1, a tie -> 1/1; score s -> s and
+// -s; game id "<file name>:<line>"; task = question_id, else task.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ratings/io/read_results.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratings::io {
+namespace {
+
+using ::ratings::testing::IsOk;
+using ::ratings::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// The two agents, their ranks and scores of a 2-agent record.
+void ExpectBattle(const ResultRecord& record, const std::string& a, uint32_t rank_a,
+                  const std::string& b, uint32_t rank_b) {
+  ASSERT_EQ(record.result.standings.size(), 2u);
+  EXPECT_EQ(record.result.standings[0].agent, a);
+  EXPECT_EQ(record.result.standings[0].rank, rank_a);
+  EXPECT_EQ(record.result.standings[1].agent, b);
+  EXPECT_EQ(record.result.standings[1].rank, rank_b);
+  EXPECT_EQ(record.result.weight, 1.0);
+  EXPECT_EQ(record.pool, "");
+}
+
+// --- JSONL ---
+
+TEST(BattlesTest, EveryWinnerKind) {
+  const std::string content = R"({"model_a":"gpt-4","model_b":"vicuna","winner":"model_a"})"
+                              "\n"
+                              R"({"model_a":"gpt-4","model_b":"vicuna","winner":"model_b"})"
+                              "\n"
+                              R"({"model_a":"gpt-4","model_b":"vicuna","winner":"tie"})"
+                              "\n"
+                              R"j({"model_a":"gpt-4","model_b":"vicuna","winner":"tie (bothbad)"})j"
+                              "\n";
+  absl::StatusOr<ReadOutput> out = ParseBattles(content, "dir/arena.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 4u);
+  EXPECT_EQ(out->skipped_votes, 0);
+  ExpectBattle(out->records[0], "gpt-4", 1, "vicuna", 2);
+  ExpectBattle(out->records[1], "gpt-4", 2, "vicuna", 1);
+  ExpectBattle(out->records[2], "gpt-4", 1, "vicuna", 1);
+  ExpectBattle(out->records[3], "gpt-4", 1, "vicuna", 1);
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const ResultRecord& r = out->records[i];
+    EXPECT_EQ(r.line, i + 1);
+    // The base name of the file, not its directory.
+    EXPECT_EQ(r.game_id, absl::StrCat("arena.jsonl:", i + 1));
+    EXPECT_EQ(r.task, "");
+    EXPECT_FALSE(r.result.standings[0].score.has_value());
+    EXPECT_FALSE(r.result.standings[1].score.has_value());
+  }
+}
+
+TEST(BattlesTest, ScoreBecomesOppositeScores) {
+  const std::string content = R"({"model_a":"a","model_b":"b","winner":"model_a","score":0.75})"
+                              "\n"
+                              R"({"model_a":"a","model_b":"b","winner":"model_b","score":-1})"
+                              "\n"
+                              R"({"model_a":"a","model_b":"b","winner":"tie","score":0})"
+                              "\n";
+  absl::StatusOr<ReadOutput> out = ParseBattles(content, "s.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 3u);
+  EXPECT_EQ(out->records[0].result.standings[0].score, 0.75);
+  EXPECT_EQ(out->records[0].result.standings[1].score, -0.75);
+  EXPECT_EQ(out->records[1].result.standings[0].score, -1.0);
+  EXPECT_EQ(out->records[1].result.standings[1].score, 1.0);
+  EXPECT_EQ(out->records[2].result.standings[0].score, 0.0);
+  EXPECT_EQ(out->records[2].result.standings[1].score, 0.0);
+  ExpectBattle(out->records[1], "a", 2, "b", 1);
+}
+
+TEST(BattlesTest, TaskIsQuestionIdElseTask) {
+  const std::string content =
+      R"({"model_a":"a","model_b":"b","winner":"model_a","question_id":"q1","task":"t1"})"
+      "\n"
+      R"({"model_a":"a","model_b":"b","winner":"model_a","task":"t2"})"
+      "\n"
+      R"({"model_a":"a","model_b":"b","winner":"model_a","question_id":12345})"
+      "\n"
+      R"({"model_a":"a","model_b":"b","winner":"model_a","task":-7})"
+      "\n"
+      R"({"model_a":"a","model_b":"b","winner":"model_a","question_id":null,"task":"t5"})"
+      "\n";
+  absl::StatusOr<ReadOutput> out = ParseBattles(content, "t.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 5u);
+  EXPECT_EQ(out->records[0].task, "q1");
+  EXPECT_EQ(out->records[1].task, "t2");
+  EXPECT_EQ(out->records[2].task, "12345");
+  EXPECT_EQ(out->records[3].task, "-7");
+  EXPECT_EQ(out->records[4].task, "t5");  // null is absent
+}
+
+TEST(BattlesTest, UnknownFieldsOfAnyTypeAndJudgeTstampIgnored) {
+  // An LMArena-style line: nested conversations, a judge, a timestamp, booleans.
+  const std::string content =
+      R"({"model_a":"a","model_b":"b","winner":"model_b","judge":"arena_user_42",)"
+      R"("tstamp":1682351591.1,"conversation_a":[{"role":"user","content":"hi"}],)"
+      R"("openai_moderation":{"flagged":false,"categories":{"x":[1,2,{"y":null}]}},)"
+      R"("anony":true,"language":"English","turn":1})";
+  absl::StatusOr<ReadOutput> out = ParseBattles(content, "u.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 1u);
+  ExpectBattle(out->records[0], "a", 2, "b", 1);
+  // judge and tstamp may be any JSON value.
+  EXPECT_THAT(ParseBattles(R"({"model_a":"a","model_b":"b","winner":"tie","judge":{"id":3},)"
+                           R"("tstamp":"2024-01-01"})",
+                           "u.jsonl", ResultLimits()),
+              IsOk());
+}
+
+TEST(BattlesTest, BlankLinesSkippedAndLineNumbersKept) {
+  const std::string content =
+      "\n  \t\r\n"
+      R"({"model_a":"a","model_b":"b","winner":"model_a"})"
+      "\r\n\n"
+      R"({"model_a":"c","model_b":"d","winner":"model_b"})";
+  absl::StatusOr<ReadOutput> out = ParseBattles(content, "b.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 2u);
+  EXPECT_EQ(out->records[0].line, 3);
+  EXPECT_EQ(out->records[0].game_id, "b.jsonl:3");
+  EXPECT_EQ(out->records[1].line, 5);
+  EXPECT_EQ(out->records[1].game_id, "b.jsonl:5");
+  ExpectBattle(out->records[1], "c", 2, "d", 1);
+}
+
+TEST(BattlesTest, EmptyContentHasNoRecords) {
+  absl::StatusOr<ReadOutput> out = ParseBattles("", "e.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  EXPECT_TRUE(out->records.empty());
+}
+
+// Each bad line, after one good line, so the line number is 2.
+TEST(BattlesTest, BadLinesNameFileAndLine) {
+  const std::string good = R"({"model_a":"a","model_b":"b","winner":"model_a"})";
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"model_a":"a","model_b":"b","winner":"model_c"})",
+       "bad.jsonl:2: unknown winner 'model_c'; expected model_a, model_b, tie or tie (bothbad)"},
+      {R"({"model_a":"a","model_b":"b","winner":"Tie"})",
+       "bad.jsonl:2: unknown winner 'Tie'; expected model_a, model_b, tie or tie (bothbad)"},
+      {R"({"model_b":"b","winner":"tie"})", "bad.jsonl:2: missing model_a"},
+      {R"({"model_a":"a","winner":"tie"})", "bad.jsonl:2: missing model_b"},
+      {R"({"model_a":"a","model_b":null,"winner":"tie"})", "bad.jsonl:2: missing model_b"},
+      {R"({"model_a":"a","model_b":"b"})", "bad.jsonl:2: missing winner"},
+      {R"({"model_a":"a","model_b":"a","winner":"tie"})",
+       "bad.jsonl:2: model_a and model_b are both 'a'"},
+      {R"({"model_a":"a","model_b":"b","winner":"model_a","score":1.5})",
+       "bad.jsonl:2: score 1.5 is outside [-1, 1]"},
+      {R"({"model_a":"a","model_b":"b","winner":"model_b","score":-1.01})",
+       "bad.jsonl:2: score -1.01 is outside [-1, 1]"},
+      {R"({"model_a":"a","model_b":"b","winner":"model_a","score":-0.5})",
+       "bad.jsonl:2: score -0.5 contradicts winner 'model_a' (which needs a score > 0)"},
+      {R"({"model_a":"a","model_b":"b","winner":"model_a","score":0})",
+       "bad.jsonl:2: score 0 contradicts winner 'model_a' (which needs a score > 0)"},
+      {R"({"model_a":"a","model_b":"b","winner":"model_b","score":0.25})",
+       "bad.jsonl:2: score 0.25 contradicts winner 'model_b' (which needs a score < 0)"},
+      {R"({"model_a":"a","model_b":"b","winner":"tie","score":0.1})",
+       "bad.jsonl:2: score 0.1 contradicts winner 'tie' (which needs a score 0)"},
+      {R"j({"model_a":"a","model_b":"b","winner":"tie (bothbad)","score":-0.1})j",
+       "bad.jsonl:2: score -0.1 contradicts winner 'tie (bothbad)' (which needs a score 0)"},
+      {R"({"model_a":1,"model_b":"b","winner":"tie"})",
+       "bad.jsonl:2: model_a must be a string, not a number"},
+      {R"({"model_a":"a","model_b":["b"],"winner":"tie"})",
+       "bad.jsonl:2: model_b must be a string, not an array"},
+      {R"({"model_a":"a","model_b":"b","winner":true})",
+       "bad.jsonl:2: winner must be a string, not a boolean"},
+      {R"({"model_a":"a","model_b":"b","winner":"tie","score":"0"})",
+       "bad.jsonl:2: score must be a number, not a string"},
+      {R"({"model_a":"a","model_b":"b","winner":"tie","question_id":1.5})",
+       "bad.jsonl:2: question_id 1.5 must be a string or an integer"},
+      {R"({"model_a":"a","model_b":"b","winner":"tie","task":{"id":1}})",
+       "bad.jsonl:2: task must be a string or an integer, not an object"},
+      {R"({"model_a":"a","model_b":"b","winner":"tie","question_id":1e20})",
+       "bad.jsonl:2: question_id 1e+20 is an integer beyond 2^53, not kept exactly; write it "
+       "as a string"},
+      {R"({"model_a":"","model_b":"b","winner":"tie"})",
+       "bad.jsonl:2: standings[0]: empty agent id"},
+  };
+  for (const auto& [line, message] : cases) {
+    SCOPED_TRACE(line);
+    EXPECT_THAT(ParseBattles(absl::StrCat(good, "\n", line, "\n"), "dir/bad.jsonl", ResultLimits()),
+                StatusIs(absl::StatusCode::kInvalidArgument, absl::StrCat("dir/", message)));
+  }
+}
+
+TEST(BattlesTest, NotAJsonObjectRejected) {
+  for (const char* line : {R"(["a","b","model_a"])", R"("model_a")", "42", "null",
+                           R"({"model_a":"a",)", "model_a,model_b,winner"}) {
+    SCOPED_TRACE(line);
+    EXPECT_THAT(ParseBattles(line, "n.jsonl", ResultLimits()),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         StartsWith("n.jsonl:1: invalid battle JSON (a line must be one JSON "
+                                    "object): ")));
+  }
+}
+
+TEST(BattlesTest, IdsPassTheLimits) {
+  ResultLimits limits;
+  limits.max_agent_id_bytes = 3;
+  EXPECT_THAT(ParseBattles(R"({"model_a":"abcd","model_b":"b","winner":"tie"})", "l.jsonl", limits),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "l.jsonl:1: standings[0]: agent id of 4 bytes exceeds the limit of 3"));
+}
+
+// --- CSV ---
+
+TEST(BattlesCsvTest, RowsBecomeBattles) {
+  const std::string content =
+      "question_id,model_a,model_b,winner,judge,tstamp\n"
+      "q1,gpt-4,vicuna,model_a,u1,1682351591\n"
+      "q2,gpt-4,vicuna,model_b,u2,1682351592\n"
+      "q3,gpt-4,vicuna,tie,,\n"
+      "q4,gpt-4,vicuna,tie (bothbad),u4,\n";
+  absl::StatusOr<ReadOutput> out = ParseBattlesCsv(content, "/d/arena.csv", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 4u);
+  ExpectBattle(out->records[0], "gpt-4", 1, "vicuna", 2);
+  ExpectBattle(out->records[1], "gpt-4", 2, "vicuna", 1);
+  ExpectBattle(out->records[2], "gpt-4", 1, "vicuna", 1);
+  ExpectBattle(out->records[3], "gpt-4", 1, "vicuna", 1);
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    // The header is line 1: row i is on line i + 2.
+    EXPECT_EQ(out->records[i].line, i + 2);
+    EXPECT_EQ(out->records[i].game_id, absl::StrCat("arena.csv:", i + 2));
+    EXPECT_EQ(out->records[i].task, absl::StrCat("q", i + 1));
+  }
+}
+
+TEST(BattlesCsvTest, ScoreTaskAndEmptyFieldsAbsent) {
+  const std::string content =
+      "model_a,model_b,winner,score,question_id,task\n"
+      "a,b,model_a,0.5,,t1\n"  // empty question_id: the task
+      "a,b,model_b,,q2,t2\n"   // empty score: none
+      "a,b,tie,0,,\n"          // no task at all
+      "a,b,model_b,-1e-3,q4,\n";
+  absl::StatusOr<ReadOutput> out = ParseBattlesCsv(content, "s.csv", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 4u);
+  EXPECT_EQ(out->records[0].task, "t1");
+  EXPECT_EQ(out->records[0].result.standings[0].score, 0.5);
+  EXPECT_EQ(out->records[0].result.standings[1].score, -0.5);
+  EXPECT_EQ(out->records[1].task, "q2");
+  EXPECT_FALSE(out->records[1].result.standings[0].score.has_value());
+  EXPECT_FALSE(out->records[1].result.standings[1].score.has_value());
+  EXPECT_EQ(out->records[2].task, "");
+  EXPECT_EQ(out->records[2].result.standings[0].score, 0.0);
+  EXPECT_EQ(out->records[3].result.standings[0].score, -0.001);
+  EXPECT_EQ(out->records[3].result.standings[1].score, 0.001);
+}
+
+TEST(BattlesCsvTest, QuotedFieldsWithCommasQuotesAndNewlines) {
+  const std::string content =
+      "model_a,model_b,winner,question_id,conversation\n"
+      "\"llama, 13b\",\"the \"\"best\"\" one\",model_b,q1,\"line one\nline two\n\"\n"
+      "\"a\",b,\"tie\",\"\",\"\"\n"
+      "c,d,model_a,q3,x\n";
+  absl::StatusOr<ReadOutput> out = ParseBattlesCsv(content, "q.csv", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 3u);
+  ExpectBattle(out->records[0], "llama, 13b", 2, "the \"best\" one", 1);
+  EXPECT_EQ(out->records[0].task, "q1");
+  EXPECT_EQ(out->records[0].line, 2);
+  // The first row spans lines 2-4: the next starts on line 5.
+  ExpectBattle(out->records[1], "a", 1, "b", 1);
+  EXPECT_EQ(out->records[1].task, "");  // a quoted empty field is empty too
+  EXPECT_EQ(out->records[1].line, 5);
+  EXPECT_EQ(out->records[1].game_id, "q.csv:5");
+  EXPECT_EQ(out->records[2].line, 6);
+}
+
+TEST(BattlesCsvTest, CrLfBlankLinesBomAndNoFinalNewline) {
+  const std::string content =
+      "\xEF\xBB\xBF"
+      "model_a,model_b,winner\r\n"
+      "\r\n"
+      "a,b,model_a\r\n"
+      "\"x\r\ny\",b,model_b\r\n"
+      "\n"
+      "c,d,tie";
+  absl::StatusOr<ReadOutput> out = ParseBattlesCsv(content, "c.csv", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 3u);
+  ExpectBattle(out->records[0], "a", 1, "b", 2);
+  EXPECT_EQ(out->records[0].line, 3);
+  ExpectBattle(out->records[1], "x\r\ny", 2, "b", 1);  // quoted CRLF kept as written
+  EXPECT_EQ(out->records[1].line, 4);
+  ExpectBattle(out->records[2], "c", 1, "d", 1);
+  EXPECT_EQ(out->records[2].line, 7);
+}
+
+TEST(BattlesCsvTest, UnknownAndUnnamedColumnsIgnored) {
+  // pandas writes its index as a first column with an empty name.
+  const std::string content =
+      ",model_b,extra,winner,model_a,judge\n"
+      "0,b,\"{\"\"nested\"\": [1, 2]}\",model_b,a,u\n";
+  absl::StatusOr<ReadOutput> out = ParseBattlesCsv(content, "p.csv", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 1u);
+  ExpectBattle(out->records[0], "a", 2, "b", 1);
+}
+
+TEST(BattlesCsvTest, EmptyContentHasNoRecords) {
+  for (const char* content : {"", "\n\n", "model_a,model_b,winner\n"}) {
+    SCOPED_TRACE(content);
+    absl::StatusOr<ReadOutput> out = ParseBattlesCsv(content, "e.csv", ResultLimits());
+    ASSERT_THAT(out, IsOk());
+    EXPECT_TRUE(out->records.empty());
+  }
+}
+
+TEST(BattlesCsvTest, HeaderErrors) {
+  EXPECT_THAT(ParseBattlesCsv("model_a,model_b,score\na,b,1\n", "h.csv", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "h.csv:1: the header lacks column 'winner' (it needs model_a, model_b "
+                       "and winner)"));
+  EXPECT_THAT(ParseBattlesCsv("\nmodel_b,winner\n", "h.csv", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       StartsWith("h.csv:2: the header lacks column 'model_a'")));
+  EXPECT_THAT(ParseBattlesCsv("model_a,model_b,winner,judge,model_b\n", "h.csv", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "h.csv:1: column 'model_b' appears twice in the header (columns 2 and 5)"));
+  EXPECT_THAT(ParseBattlesCsv("x,x,model_a,model_b,winner\n", "h.csv", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "h.csv:1: column 'x' appears twice in the header (columns 1 and 2)"));
+}
+
+// Each bad row after a header and one good row, so it starts on line 3.
+TEST(BattlesCsvTest, BadRowsNameFileAndLine) {
+  const std::string head = "model_a,model_b,winner,score,question_id\na,b,model_a,,\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"a,b,model_c,,",
+       "r.csv:3: unknown winner 'model_c'; expected model_a, model_b, tie or "
+       "tie (bothbad)"},
+      {"a,b, tie,,",
+       "r.csv:3: unknown winner ' tie'; expected model_a, model_b, tie or "
+       "tie (bothbad)"},
+      {",b,tie,,", "r.csv:3: missing model_a"},
+      {"a,,tie,,", "r.csv:3: missing model_b"},
+      {"a,b,,,", "r.csv:3: missing winner"},
+      {"a,a,model_a,,", "r.csv:3: model_a and model_b are both 'a'"},
+      {"a,b,model_a,2,", "r.csv:3: score 2 is outside [-1, 1]"},
+      {"a,b,model_a,nan,", "r.csv:3: score nan is outside [-1, 1]"},
+      {"a,b,model_a,-0.5,",
+       "r.csv:3: score -0.5 contradicts winner 'model_a' (which needs a "
+       "score > 0)"},
+      {"a,b,tie,0.5,", "r.csv:3: score 0.5 contradicts winner 'tie' (which needs a score 0)"},
+      {"a,b,model_a,high,", "r.csv:3: score 'high' is not a number"},
+      {"a,b,model_a,,,", "r.csv:3: malformed row: 6 fields, header has 5"},
+      {"a,b,model_a", "r.csv:3: malformed row: 3 fields, header has 5"},
+      {"a,b\"c,model_a,,", "r.csv:3: malformed row: '\"' inside an unquoted field"},
+      {"\"a\"b,b,model_a,,", "r.csv:3: malformed row: text after the closing quote of a field"},
+      {"\"a,b,model_a,,\nmore\n", "r.csv:3: malformed row: unterminated quoted field"},
+  };
+  for (const auto& [row, message] : cases) {
+    SCOPED_TRACE(row);
+    EXPECT_THAT(ParseBattlesCsv(absl::StrCat(head, row, "\n"), "r.csv", ResultLimits()),
+                StatusIs(absl::StatusCode::kInvalidArgument, message));
+  }
+}
+
+TEST(BattlesCsvTest, ErrorInMultilineRowNamesItsFirstLine) {
+  const std::string content =
+      "model_a,model_b,winner,note\n"
+      "a,b,model_a,\"two\nlines\"\n"
+      "a,b,model_x,\"three\nmore\nlines\"\n";
+  EXPECT_THAT(ParseBattlesCsv(content, "m.csv", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument, StartsWith("m.csv:4: unknown winner")));
+}
+
+// --- Formats and dispatch ---
+
+TEST(BattlesFormatTest, ParseAndInferFormat) {
+  EXPECT_EQ(*ParseFormat("battles"), Format::kBattles);
+  EXPECT_EQ(*ParseFormat("battles-csv"), Format::kBattlesCsv);
+  EXPECT_EQ(*InferFormat("dir/arena.csv"), Format::kBattlesCsv);
+  EXPECT_EQ(*InferFormat("ARENA.CSV"), Format::kBattlesCsv);
+  // .jsonl stays GameResult JSONL: battles in JSONL need --format battles.
+  EXPECT_EQ(*InferFormat("arena.jsonl"), Format::kJsonl);
+}
+
+TEST(BattlesFormatTest, BattlesPicksCsvByExtension) {
+  const std::string csv = "model_a,model_b,winner\na,b,model_b\n";
+  const std::string jsonl = R"({"model_a":"a","model_b":"b","winner":"model_b"})";
+  for (const char* name : {"x.csv", "dir/X.CSV"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<ReadOutput> out = ParseResults(csv, name, Format::kBattles, ResultLimits());
+    ASSERT_THAT(out, IsOk());
+    ASSERT_EQ(out->records.size(), 1u);
+    ExpectBattle(out->records[0], "a", 2, "b", 1);
+    EXPECT_EQ(out->records[0].line, 2);
+  }
+  // Any other name is JSONL; battles-csv is CSV whatever the name.
+  absl::StatusOr<ReadOutput> out = ParseResults(jsonl, "x.json", Format::kBattles, ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 1u);
+  EXPECT_EQ(out->records[0].game_id, "x.json:1");
+  out = ParseResults(csv, "x.txt", Format::kBattlesCsv, ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  EXPECT_EQ(out->records.size(), 1u);
+  EXPECT_THAT(ParseResults(csv, "x.jsonl", Format::kBattles, ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument, StartsWith("x.jsonl:1: invalid")));
+}
+
+TEST(BattlesFormatTest, ReadsTheTestDataFiles) {
+  // tests/data/battles/small.jsonl and small.csv hold the same six battles.
+  const std::string dir = RATINGD_TEST_DATA "/battles/";
+  absl::StatusOr<ReadOutput> jsonl =
+      ReadResultsFile(absl::StrCat(dir, "small.jsonl"), Format::kBattles, ResultLimits());
+  absl::StatusOr<ReadOutput> csv =
+      ReadResultsFile(absl::StrCat(dir, "small.csv"), Format::kBattles, ResultLimits());
+  ASSERT_THAT(jsonl, IsOk());
+  ASSERT_THAT(csv, IsOk());
+  ASSERT_EQ(jsonl->records.size(), 6u);
+  ASSERT_EQ(csv->records.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    const Result& a = jsonl->records[i].result;
+    const Result& b = csv->records[i].result;
+    for (size_t s = 0; s < 2; ++s) {
+      EXPECT_EQ(a.standings[s].agent, b.standings[s].agent);
+      EXPECT_EQ(a.standings[s].rank, b.standings[s].rank);
+      EXPECT_EQ(a.standings[s].score, b.standings[s].score);
+    }
+    EXPECT_EQ(jsonl->records[i].task, csv->records[i].task);
+    EXPECT_EQ(jsonl->records[i].game_id, absl::StrCat("small.jsonl:", i + 1));
+    EXPECT_EQ(csv->records[i].game_id, absl::StrCat("small.csv:", i + 2));
+  }
+  // Line 1: gpt-4 beats vicuna-13b on question q1 (by hand from the file).
+  ExpectBattle(jsonl->records[0], "gpt-4", 1, "vicuna-13b", 2);
+  EXPECT_EQ(jsonl->records[0].task, "q1");
+}
+
+}  // namespace
+}  // namespace ratings::io
