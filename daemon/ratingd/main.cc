@@ -259,8 +259,8 @@ int main(int argc, char** argv) {
   // Keep freed memory in the heap instead of returning it to the kernel: librdkafka's fetch
   // buffers and the delta batches are large blocks allocated and freed all the time, and
   // with glibc's defaults each came back as fresh mmap'ed, zero-filled pages (page faults
-  // were ~5% of ratingd's CPU under a backlog). Measured: +12% results/s end to end
-  // (docs/BENCHMARKS.md, "Malloc settings").
+  // were ~4% of ratingd's CPU under a backlog). A/B runs: docs/BENCHMARKS.md, "Rows 9 and 10
+  // together".
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   mallopt(M_TOP_PAD, 64 << 20);
