@@ -31,29 +31,32 @@ struct Expectations {
   double played = 0;
 };
 
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Player i's slice of a joint tensor at the others' index o: an n x inner block.
+Eigen::Map<const RowMajor> Block(const double* t, const Shape& s, size_t o) {
+  return {t + o * s.n * s.inner, static_cast<Eigen::Index>(s.n),
+          static_cast<Eigen::Index>(s.inner)};
+}
+
 Expectations Expect(absl::Span<const double> u, absl::Span<const double> x, const Shape& s) {
-  // others(o, r) = sum over a_i of x(o, a_i, r): the others' marginal.
-  Eigen::VectorXd others = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(s.outer * s.inner));
   Expectations e;
+  e.played =
+      Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size()))
+          .dot(Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())));
   e.deviation = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(s.n));
-  for (size_t o = 0; o < s.outer; ++o) {
-    for (size_t a = 0; a < s.n; ++a) {
-      const size_t at = (o * s.n + a) * s.inner;
-      for (size_t r = 0; r < s.inner; ++r) {
-        others[static_cast<Eigen::Index>(o * s.inner + r)] += x[at + r];
-        e.played += x[at + r] * u[at + r];
-      }
-    }
+  if (s.inner == 1) {  // the last player: x and u are outer x n matrices
+    const auto rows = static_cast<Eigen::Index>(s.outer);
+    const auto cols = static_cast<Eigen::Index>(s.n);
+    const Eigen::VectorXd others = Eigen::Map<const RowMajor>(x.data(), rows, cols).rowwise().sum();
+    e.deviation.noalias() = Eigen::Map<const RowMajor>(u.data(), rows, cols).transpose() * others;
+    return e;
   }
+  // Per index o of the players before i: the marginal of the players after i, then
+  // u_i(., o, r) weighted by it.
   for (size_t o = 0; o < s.outer; ++o) {
-    for (size_t a = 0; a < s.n; ++a) {
-      const size_t at = (o * s.n + a) * s.inner;
-      double sum = 0;
-      for (size_t r = 0; r < s.inner; ++r) {
-        sum += u[at + r] * others[static_cast<Eigen::Index>(o * s.inner + r)];
-      }
-      e.deviation[static_cast<Eigen::Index>(a)] += sum;
-    }
+    const Eigen::RowVectorXd others = Block(x.data(), s, o).colwise().sum();
+    e.deviation.noalias() += Block(u.data(), s, o) * others.transpose();
   }
   return e;
 }
@@ -103,7 +106,7 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
   CceResult result;
   Eigen::ArrayXd logits(static_cast<Eigen::Index>(size));
   Eigen::VectorXd weighted;
-  std::vector<double> x(size);
+  Eigen::ArrayXd x(static_cast<Eigen::Index>(size));
   std::vector<Eigen::VectorXd> violation(players);
   std::vector<Eigen::VectorXd> alpha(players);
   while (true) {
@@ -114,25 +117,33 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
       const double total = alpha[i].sum();
       ContractSlot(game.payoffs[i].data(), game.actions, i, alpha[i], weighted);
       const Shape& s = shapes[i];
-      const double* u = game.payoffs[i].data();
+      logits += total * Eigen::Map<const Eigen::ArrayXd>(game.payoffs[i].data(),
+                                                         static_cast<Eigen::Index>(size));
+      // Subtract weighted(o, r) from every a_i of the block (o, ., r).
+      if (s.inner == 1) {
+        Eigen::Map<RowMajor>(logits.data(), static_cast<Eigen::Index>(s.outer),
+                             static_cast<Eigen::Index>(s.n))
+            .colwise() -= weighted;
+        continue;
+      }
       for (size_t o = 0; o < s.outer; ++o) {
-        for (size_t a = 0; a < s.n; ++a) {
-          const size_t at = (o * s.n + a) * s.inner;
-          for (size_t r = 0; r < s.inner; ++r) {
-            logits[static_cast<Eigen::Index>(at + r)] -=
-                weighted[static_cast<Eigen::Index>(o * s.inner + r)] - total * u[at + r];
-          }
-        }
+        Eigen::Map<RowMajor> block(logits.data() + o * s.n * s.inner,
+                                   static_cast<Eigen::Index>(s.n),
+                                   static_cast<Eigen::Index>(s.inner));
+        block.rowwise() -=
+            weighted
+                .segment(static_cast<Eigen::Index>(o * s.inner), static_cast<Eigen::Index>(s.inner))
+                .transpose();
       }
     }
-    const Eigen::ArrayXd e = (logits - logits.maxCoeff()).exp();
-    const double z = e.sum();
-    for (size_t a = 0; a < size; ++a) x[a] = e[static_cast<Eigen::Index>(a)] / z;
+    x = (logits - logits.maxCoeff()).exp();
+    x /= x.sum();
+    const absl::Span<const double> joint(x.data(), size);
     // dL/dα_i(a') = -violation_i(a'), where violation = E_x[u_i(a', a_{-i}) - u_i(a)].
     double worst = -std::numeric_limits<double>::infinity();
     double slack = 0;
     for (size_t i = 0; i < players; ++i) {
-      const Expectations ex = Expect(game.payoffs[i], x, shapes[i]);
+      const Expectations ex = Expect(game.payoffs[i], joint, shapes[i]);
       violation[i] = (ex.deviation.array() - ex.played).matrix();
       worst = std::max(worst, violation[i].maxCoeff());
       slack += alpha[i].dot(violation[i].cwiseAbs());
@@ -151,8 +162,10 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
       adam[i].Step(theta[i], grad, options.learning_rate, result.steps);
     }
   }
-  result.joint = x;
-  for (size_t i = 0; i < players; ++i) result.marginals.push_back(Marginal(x, game.actions, i));
+  result.joint.assign(x.data(), x.data() + size);
+  for (size_t i = 0; i < players; ++i) {
+    result.marginals.push_back(Marginal(result.joint, game.actions, i));
+  }
   result.ratings = violation;
   return result;
 }
