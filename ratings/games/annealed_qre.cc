@@ -27,17 +27,30 @@ double Kl(const Eigen::VectorXd& log_z, const Eigen::VectorXd& log_t) {
   return kl;
 }
 
+template <typename T>
+std::vector<Vector<T>> Cast(const Profile& x) {
+  std::vector<Vector<T>> out;
+  for (const Eigen::VectorXd& v : x) out.push_back(v.cast<T>());
+  return out;
+}
+
 // [RE] Eq. 4 and its gradient with respect to the logits of x = softmax(θ). The gradient
-// uses Danskin's theorem: BR_i maximises u_i^τ(., x_{-i}), so it is held fixed.
+// uses Danskin's theorem: BR_i maximises u_i^τ(., x_{-i}), so it is held fixed. The
+// contractions run in T: double for QreLoss, float in the solver's loop (twice the SIMD
+// width; the decisions that end or anneal the solve are taken in double).
+template <typename T>
 class QreObjective {
  public:
   QreObjective(const NormalFormGame& game, Profile log_targets)
-      : game_(game), log_t_(std::move(log_targets)), g_(game.players()) {}
+      : game_(game), log_t_(std::move(log_targets)), g_(game.players()), reduced_(game.players()) {
+    for (const std::vector<double>& u : game.payoffs) payoffs_.emplace_back(u.begin(), u.end());
+  }
 
   // Sets deviation payoffs g_i = u_i(., x_{-i}); returns L^τ(x); fills `gradient` if given.
   double Evaluate(const Profile& x, const Profile& log_x, double tau, Profile* gradient) {
     const size_t n = game_.players();
-    for (size_t i = 0; i < n; ++i) g_[i] = DeviationPayoffs(i, x);
+    const std::vector<Vector<T>> xt = Cast<T>(x);
+    for (size_t i = 0; i < n; ++i) g_[i] = DeviationPayoffs(i, xt).template cast<double>();
     double loss = 0;
     Profile d(n);
     for (size_t i = 0; i < n; ++i) {
@@ -52,7 +65,7 @@ class QreObjective {
     for (size_t j = 0; j < n; ++j) {
       grad_x[j] = -(g_[j] - tau * (log_x[j] - log_t_[j]));
     }
-    for (size_t i = 0; i < n; ++i) AddCrossTerms(i, x, d[i], grad_x);
+    for (size_t i = 0; i < n; ++i) AddCrossTerms(i, xt, d[i].cast<T>(), grad_x);
     gradient->resize(n);
     for (size_t j = 0; j < n; ++j) {
       (*gradient)[j] = x[j].cwiseProduct((grad_x[j].array() - x[j].dot(grad_x[j])).matrix());
@@ -60,46 +73,56 @@ class QreObjective {
     return loss;
   }
 
-  const std::vector<Eigen::VectorXd>& deviation_payoffs() const { return g_; }
-
  private:
-  Eigen::VectorXd DeviationPayoffs(size_t i, const Profile& x) {
-    return contractor_.Run(game_.payoffs[i].data(), game_.actions, x, i);
+  // For a player before the last, through its tensor with the last slot contracted
+  // (kept in reduced_[i]: AddCrossTerms reads it again), so that both share one pass.
+  Vector<T> DeviationPayoffs(size_t i, const std::vector<Vector<T>>& x) {
+    const size_t last = game_.players() - 1;
+    const T* u = payoffs_[i].data();
+    const absl::Span<const size_t> dims(game_.actions);
+    if (i == last) return contractor_.Run(u, dims, x, i);
+    ContractSlot(u, dims, last, x[last], reduced_[i]);
+    return contractor_.Run(reduced_[i].data(), dims.first(last), x, i);
   }
 
   // grad_x[j] += d/dx_j u_i(d_i, x_{-i}) for every j != i (d_i = BR_i - x_i).
-  void AddCrossTerms(size_t i, const Profile& x, const Eigen::VectorXd& d_i, Profile& grad_x) {
+  void AddCrossTerms(size_t i, const std::vector<Vector<T>>& x, const Vector<T>& d_i,
+                     Profile& grad_x) {
     const size_t n = game_.players();
     const size_t last = n - 1;
-    const double* u = game_.payoffs[i].data();
+    const T* u = payoffs_[i].data();
     const absl::Span<const size_t> dims(game_.actions);
-    Profile w = x;
+    std::vector<Vector<T>> w = x;
     w[i] = d_i;
     if (i != last) {
-      // One full pass for the last player, one (contract the last slot) shared by the rest.
-      grad_x[last] += contractor_.Run(u, dims, w, last);
-      ContractSlot(u, dims, last, x[last], reduced_);
+      // One full pass for the last player; the others from the tensor DeviationPayoffs
+      // reduced by the last slot.
+      grad_x[last] += contractor_.Run(u, dims, w, last).template cast<double>();
       for (size_t j = 0; j < last; ++j) {
-        if (j != i) grad_x[j] += contractor_.Run(reduced_.data(), dims.first(last), w, j);
+        if (j == i) continue;
+        grad_x[j] +=
+            contractor_.Run(reduced_[i].data(), dims.first(last), w, j).template cast<double>();
       }
     } else {
-      ContractSlot(u, dims, last, d_i, reduced_);
+      ContractSlot(u, dims, last, d_i, reduced_[last]);
       for (size_t j = 0; j < last; ++j) {
-        grad_x[j] += contractor_.Run(reduced_.data(), dims.first(last), x, j);
+        grad_x[j] +=
+            contractor_.Run(reduced_[last].data(), dims.first(last), x, j).template cast<double>();
       }
     }
   }
 
   const NormalFormGame& game_;
   const Profile log_t_;
+  std::vector<std::vector<T>> payoffs_;
   std::vector<Eigen::VectorXd> g_;
-  Contractor contractor_;
-  Eigen::VectorXd reduced_;
+  BasicContractor<T> contractor_;
+  std::vector<Vector<T>> reduced_;  // per player: its tensor, last slot contracted
 };
 
-double Exploitability(const std::vector<Eigen::VectorXd>& g, const Profile& x) {
+double MaxRating(const std::vector<Eigen::VectorXd>& ratings) {
   double worst = -std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, g[i].maxCoeff() - x[i].dot(g[i]));
+  for (const Eigen::VectorXd& r : ratings) worst = std::max(worst, r.maxCoeff());
   return worst;
 }
 
@@ -130,7 +153,7 @@ double QreLoss(const NormalFormGame& game, const Profile& targets, const Profile
     log_x.push_back(LogSoftmax(theta));
     x.push_back(log_x.back().array().exp().matrix());
   }
-  QreObjective qre(game, LogTargets(targets));
+  QreObjective<double> qre(game, LogTargets(targets));
   return qre.Evaluate(x, log_x, tau, gradient);
 }
 
@@ -143,7 +166,7 @@ NashResult SolveAnnealedQre(const NormalFormGame& game, const Profile& targets,
   Profile x(n);
   for (size_t i = 0; i < n; ++i) x[i] = log_x[i].array().exp().matrix();
   std::vector<Adam> adam(n);
-  QreObjective qre(game, log_t);
+  QreObjective<float> qre(game, log_t);
   NashResult result;
   double tau = options.tau0;
   int64_t checks_at_tau = 0;
@@ -159,7 +182,8 @@ NashResult SolveAnnealedQre(const NormalFormGame& game, const Profile& targets,
       }
     }
     result.loss = qre.Evaluate(x, log_x, tau, nullptr);
-    result.exploitability = Exploitability(qre.deviation_payoffs(), x);
+    result.ratings = ProfileRatings(game, x);  // in double
+    result.exploitability = MaxRating(result.ratings);
     if (result.exploitability <= options.epsilon) {
       result.converged = true;
       break;
@@ -175,7 +199,6 @@ NashResult SolveAnnealedQre(const NormalFormGame& game, const Profile& targets,
   }
   result.tau = tau;
   result.strategies = x;
-  result.ratings = ProfileRatings(game, x);
   return result;
 }
 

@@ -8,12 +8,14 @@
 namespace ratings::games {
 namespace {
 
-using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 }  // namespace
 
-void ContractSlot(const double* in, absl::Span<const size_t> dims, size_t slot,
-                  const Eigen::VectorXd& w, Eigen::VectorXd& out) {
+template <typename T>
+void ContractSlot(const T* in, absl::Span<const size_t> dims, size_t slot, const Vector<T>& w,
+                  Vector<T>& out) {
   size_t outer = 1;
   size_t inner = 1;
   for (size_t j = 0; j < slot; ++j) outer *= dims[j];
@@ -21,12 +23,12 @@ void ContractSlot(const double* in, absl::Span<const size_t> dims, size_t slot,
   const auto n = static_cast<Eigen::Index>(dims[slot]);
   out.resize(static_cast<Eigen::Index>(outer * inner));
   if (inner == 1) {
-    out.noalias() = Eigen::Map<const RowMajor>(in, static_cast<Eigen::Index>(outer), n) * w;
+    out.noalias() = Eigen::Map<const RowMajor<T>>(in, static_cast<Eigen::Index>(outer), n) * w;
     return;
   }
   const auto cols = static_cast<Eigen::Index>(inner);
   for (size_t o = 0; o < outer; ++o) {
-    Eigen::Map<const RowMajor> block(in + o * dims[slot] * inner, n, cols);
+    Eigen::Map<const RowMajor<T>> block(in + o * dims[slot] * inner, n, cols);
     out.segment(static_cast<Eigen::Index>(o * inner), cols).noalias() = block.transpose() * w;
   }
 }
@@ -78,12 +80,13 @@ Profile UniformProfile(const NormalFormGame& game) {
   return x;
 }
 
-const Eigen::VectorXd& Contractor::Run(const double* tensor, absl::Span<const size_t> dims,
-                                       const Profile& weights, size_t free) {
+template <typename T>
+const Vector<T>& BasicContractor<T>::Run(const T* tensor, absl::Span<const size_t> dims,
+                                         const std::vector<Vector<T>>& weights, size_t free) {
   dims_.assign(dims.begin(), dims.end());
-  const double* data = tensor;
-  Eigen::VectorXd* current = &a_;
-  Eigen::VectorXd* next = &b_;
+  const T* data = tensor;
+  Vector<T>* current = &a_;
+  Vector<T>* next = &b_;
   // From the last slot to the first, skipping `free`: the first contraction reads the whole
   // tensor, the later ones only what is left of it.
   for (size_t s = dims_.size(); s-- > 0;) {
@@ -94,10 +97,17 @@ const Eigen::VectorXd& Contractor::Run(const double* tensor, absl::Span<const si
     data = current->data();
   }
   if (data == tensor) {  // nothing to contract: a copy
-    *current = Eigen::Map<const Eigen::VectorXd>(tensor, static_cast<Eigen::Index>(dims_[0]));
+    *current = Eigen::Map<const Vector<T>>(tensor, static_cast<Eigen::Index>(dims_[0]));
   }
   return *current;
 }
+
+template void ContractSlot<float>(const float*, absl::Span<const size_t>, size_t,
+                                  const Vector<float>&, Vector<float>&);
+template void ContractSlot<double>(const double*, absl::Span<const size_t>, size_t,
+                                   const Vector<double>&, Vector<double>&);
+template class BasicContractor<float>;
+template class BasicContractor<double>;
 
 Eigen::VectorXd Contract(absl::Span<const double> tensor, absl::Span<const size_t> actions,
                          const Profile& weights, size_t free) {

@@ -40,10 +40,16 @@ using Profile = std::vector<Eigen::VectorXd>;
 // The uniform strategy of every player.
 Profile UniformProfile(const NormalFormGame& game);
 
+// A column vector of T: the solvers contract in double, or in float where speed matters
+// more than the last digits (annealed_qre.h).
+template <typename T>
+using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
 // Contracts slot `slot` of the tensor `in` of shape `dims` with `w`, into `out` (resized),
-// whose shape is `dims` without that slot. Cost O(tensor size).
-void ContractSlot(const double* in, absl::Span<const size_t> dims, size_t slot,
-                  const Eigen::VectorXd& w, Eigen::VectorXd& out);
+// whose shape is `dims` without that slot. Cost O(tensor size). T is float or double.
+template <typename T>
+void ContractSlot(const T* in, absl::Span<const size_t> dims, size_t slot, const Vector<T>& w,
+                  Vector<T>& out);
 
 // Contracts a tensor of shape `actions` with one vector per slot, every slot but `free`:
 // result(a) = sum over the other slots' indices of tensor(.., a, ..) * prod_j weights[j](a_j).
@@ -52,17 +58,19 @@ Eigen::VectorXd Contract(absl::Span<const double> tensor, absl::Span<const size_
                          const Profile& weights, size_t free);
 
 // Contract() on a raw tensor, reusing its buffers between calls (the solvers' inner loops).
-class Contractor {
+template <typename T>
+class BasicContractor {
  public:
   // The result stays valid until the next call. weights[s] is read for s < dims.size().
-  const Eigen::VectorXd& Run(const double* tensor, absl::Span<const size_t> dims,
-                             const Profile& weights, size_t free);
+  const Vector<T>& Run(const T* tensor, absl::Span<const size_t> dims,
+                       const std::vector<Vector<T>>& weights, size_t free);
 
  private:
   std::vector<size_t> dims_;
-  Eigen::VectorXd a_;
-  Eigen::VectorXd b_;
+  Vector<T> a_;
+  Vector<T> b_;
 };
+using Contractor = BasicContractor<double>;
 
 // u_i(a_i, x_{-i}) for every action a_i of `player`: what each of its actions earns against
 // the others' mixed strategies.

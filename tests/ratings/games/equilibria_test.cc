@@ -74,7 +74,7 @@ TEST(AnnealedQreTest, RockPaperScissorsRatingsAreZeroWithAndWithoutAClone) {
     const Eigen::VectorXd& row = ne.strategies[0];
     EXPECT_NEAR(row[0] + (duplicate ? row[1] : 0.0), 1 / 3., 1e-3);
     if (duplicate) {
-      EXPECT_EQ(row[0], row[1]);
+      EXPECT_NEAR(row[0], row[1], 1e-9);
     }
   }
 }
@@ -90,7 +90,7 @@ TEST(AnnealedQreTest, ChickenKeepsTheMixedEquilibriumWithACloneUnderAffinityEntr
     EXPECT_NEAR(ne.strategies[0][0], 11 / 12., 2e-3);
     EXPECT_NEAR(ne.strategies[1][0], 11 / 12., 2e-3);
     if (duplicate) {
-      EXPECT_EQ(ne.strategies[0][1], ne.strategies[0][2]);
+      EXPECT_NEAR(ne.strategies[0][1], ne.strategies[0][2], 1e-9);
     }
   }
 }
