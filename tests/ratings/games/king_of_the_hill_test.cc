@@ -72,13 +72,22 @@ Rated Rate(const SkillGame& skill, Selection selection) {
   return {ne.ratings, cce.ratings, prefs->prompts};
 }
 
-// Ranks of the models (0 = best) by rating, ties by index.
+// The models (0 = best) by rating; ratings within 1e-4 of their group's best share its
+// place and are ordered by index (the tie rule of `rate --method gt-*`, [RE] F.5): an
+// ε-equilibrium's ratings are accurate to about ε, so closer ratings are ordered by noise.
 std::vector<size_t> Order(const Eigen::VectorXd& ratings) {
   std::vector<size_t> order(static_cast<size_t>(ratings.size()));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return ratings[static_cast<Eigen::Index>(a)] > ratings[static_cast<Eigen::Index>(b)];
-  });
+  auto rating = [&](size_t a) { return ratings[static_cast<Eigen::Index>(a)]; };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rating(a) > rating(b); });
+  for (size_t start = 0; start < order.size();) {
+    size_t end = start + 1;
+    while (end < order.size() && rating(order[start]) - rating(order[end]) <= 1e-4) ++end;
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(start),
+              order.begin() + static_cast<std::ptrdiff_t>(end));
+    start = end;
+  }
   return order;
 }
 
