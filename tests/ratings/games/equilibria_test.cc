@@ -95,6 +95,49 @@ TEST(AnnealedQreTest, ChickenKeepsTheMixedEquilibriumWithACloneUnderAffinityEntr
   }
 }
 
+TEST(SelectionTest, ShannonPrefersAnotherEquilibriumOfChickenWithAClone) {
+  // [RE] App. E with straight duplicated for the row player. Two Nash equilibria, checked as
+  // such below: (a) the mixed one, row (11/12, 1/24, 1/24), column (11/12, 1/12); (b) row
+  // mixing its straights (0, 1/2, 1/2) against a column that swerves (1, 0). By hand:
+  // Shannon entropy (a) = 2 H(11/12, 1/12) + (1/12) ln 2 = 0.6314 < (b) = ln 2 = 0.6931, so
+  // the maximum-Shannon-entropy equilibrium moves to (b); affinity entropy (a) = 2 (1 -
+  // 122/144) = 0.3056 > (b) = 0, so the affinity selection keeps (a).
+  const NormalFormGame game = Chicken(true);
+  const Profile mixed = {Eigen::Vector3d(11 / 12., 1 / 24., 1 / 24.),
+                         Eigen::Vector2d(11 / 12., 1 / 12.)};
+  const Profile skewed = {Eigen::Vector3d(0, 0.5, 0.5), Eigen::Vector2d(1, 0)};
+  for (const Profile& x : {mixed, skewed}) {
+    for (const Eigen::VectorXd& r : ProfileRatings(game, x)) EXPECT_LE(r.maxCoeff(), 1e-12);
+  }
+  auto shannon = [](const Profile& x) {
+    double h = 0;
+    for (const Eigen::VectorXd& xi : x) {
+      for (double p : xi) h -= p > 0 ? p * std::log(p) : 0.0;
+    }
+    return h;
+  };
+  const double h_mixed =
+      -11 / 6. * std::log(11 / 12.) - 1 / 6. * std::log(1 / 12.) + std::log(2.0) / 12;
+  EXPECT_NEAR(shannon(mixed), h_mixed, 1e-12);
+  EXPECT_NEAR(h_mixed, 0.6314, 1e-4);
+  EXPECT_NEAR(shannon(skewed), std::log(2.0), 1e-12);
+  const Profile targets = Targets(game, {});
+  auto affinity = [&](const Profile& x) {
+    double h = 0;
+    for (size_t i = 0; i < 2; ++i) {
+      const Eigen::MatrixXd u =
+          AffinityMatrix(RbfKernel(StrategicDissimilarity(game, i), 1e-6), 1.0);
+      h += AffinityEntropy(u, x[i], 1.0);
+    }
+    return h;
+  };
+  EXPECT_NEAR(affinity(mixed), 2 * (1 - 122 / 144.), 1e-12);
+  EXPECT_NEAR(affinity(skewed), 0.0, 1e-12);
+  // The targets themselves: the row player's straights count as one action.
+  EXPECT_NEAR(targets[0][0], 0.5, 1e-9);
+  EXPECT_NEAR(targets[0][1], 0.25, 1e-9);
+}
+
 TEST(AnnealedQreTest, LossGradientMatchesFiniteDifferences) {
   // A random-looking 3-player general-sum game, away from equilibrium.
   NormalFormGame game;
