@@ -84,9 +84,11 @@ ParamTable GameSolverParamTable(std::string method, bool nash, GameSolverParams&
     AddPositive(table, "anneal_threshold", &p.anneal.anneal_threshold);
     AddPositive(table, "tau_min", &p.anneal.tau_min);
     AddCount(table, "patience", &p.anneal.patience);
+    table.Add("threads", &p.anneal.threads, 1, 64);
   } else {
     AddPositive(table, "slackness", &p.cce.slackness);
     AddPositive(table, "initial_dual", &p.cce.initial_dual);
+    table.Add("threads", &p.cce.threads, 1, 64);
   }
   return table;
 }

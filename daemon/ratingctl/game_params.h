@@ -19,8 +19,8 @@ struct GameSolverParams {
 
 // The parameters of the NE solver (`nash` true) or the CCE solver over `p`, named `method`
 // in errors: selection (affinity | shannon), kernel_variance, p, epsilon, learning_rate,
-// max_steps; NE: tau0, decay, steps_per_decay, anneal_threshold, tau_min, patience; CCE: slackness,
-// initial_dual. Each value is checked for its range when it is applied.
+// max_steps; NE: tau0, decay, steps_per_decay, anneal_threshold, tau_min, patience, threads; CCE:
+// slackness, initial_dual, threads. Each value is checked for its range when it is applied.
 ParamTable GameSolverParamTable(std::string method, bool nash, GameSolverParams& p);
 
 }  // namespace ratingd

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "ratings/games/adam.h"
+#include "ratings/games/task_team.h"
 
 namespace ratings::games {
 namespace {
@@ -41,8 +43,14 @@ std::vector<Vector<T>> Cast(const Profile& x) {
 template <typename T>
 class QreObjective {
  public:
-  QreObjective(const NormalFormGame& game, Profile log_targets)
-      : game_(game), log_t_(std::move(log_targets)), g_(game.players()), reduced_(game.players()) {
+  QreObjective(const NormalFormGame& game, Profile log_targets, TaskTeam* team = nullptr)
+      : game_(game),
+        log_t_(std::move(log_targets)),
+        team_(team),
+        g_(game.players()),
+        contractors_(game.players()),
+        reduced_(game.players()),
+        cross_(game.players()) {
     for (const std::vector<double>& u : game.payoffs) payoffs_.emplace_back(u.begin(), u.end());
   }
 
@@ -50,7 +58,7 @@ class QreObjective {
   double Evaluate(const Profile& x, const Profile& log_x, double tau, Profile* gradient) {
     const size_t n = game_.players();
     const std::vector<Vector<T>> xt = Cast<T>(x);
-    for (size_t i = 0; i < n; ++i) g_[i] = DeviationPayoffs(i, xt).template cast<double>();
+    RunPerPlayer([&](size_t i) { g_[i] = DeviationPayoffs(i, xt).template cast<double>(); });
     double loss = 0;
     Profile d(n);
     for (size_t i = 0; i < n; ++i) {
@@ -65,7 +73,12 @@ class QreObjective {
     for (size_t j = 0; j < n; ++j) {
       grad_x[j] = -(g_[j] - tau * (log_x[j] - log_t_[j]));
     }
-    for (size_t i = 0; i < n; ++i) AddCrossTerms(i, xt, d[i].cast<T>(), grad_x);
+    RunPerPlayer([&](size_t i) { CrossTerms(i, xt, d[i].cast<T>()); });
+    for (size_t i = 0; i < n; ++i) {  // in player order, whatever ran where
+      for (size_t j = 0; j < n; ++j) {
+        if (j != i) grad_x[j] += cross_[i][j];
+      }
+    }
     gradient->resize(n);
     for (size_t j = 0; j < n; ++j) {
       (*gradient)[j] = x[j].cwiseProduct((grad_x[j].array() - x[j].dot(grad_x[j])).matrix());
@@ -74,20 +87,33 @@ class QreObjective {
   }
 
  private:
+  // fn(i) for every player, on the team if there is one. fn(i) writes only player i's
+  // slots (g_[i], reduced_[i], cross_[i]) and uses contractors_[i].
+  void RunPerPlayer(const std::function<void(size_t)>& fn) {
+    if (team_ == nullptr) {
+      for (size_t i = 0; i < game_.players(); ++i) fn(i);
+    } else {
+      team_->Run(game_.players(), fn);
+    }
+  }
+
   // For a player before the last, through its tensor with the last slot contracted
-  // (kept in reduced_[i]: AddCrossTerms reads it again), so that both share one pass.
+  // (kept in reduced_[i]: CrossTerms reads it again), so that both share one pass.
   Vector<T> DeviationPayoffs(size_t i, const std::vector<Vector<T>>& x) {
+    BasicContractor<T>& contractor = contractors_[i];
     const size_t last = game_.players() - 1;
     const T* u = payoffs_[i].data();
     const absl::Span<const size_t> dims(game_.actions);
-    if (i == last) return contractor_.Run(u, dims, x, i);
+    if (i == last) return contractor.Run(u, dims, x, i);
     ContractSlot(u, dims, last, x[last], reduced_[i]);
-    return contractor_.Run(reduced_[i].data(), dims.first(last), x, i);
+    return contractor.Run(reduced_[i].data(), dims.first(last), x, i);
   }
 
-  // grad_x[j] += d/dx_j u_i(d_i, x_{-i}) for every j != i (d_i = BR_i - x_i).
-  void AddCrossTerms(size_t i, const std::vector<Vector<T>>& x, const Vector<T>& d_i,
-                     Profile& grad_x) {
+  // cross_[i][j] = d/dx_j u_i(d_i, x_{-i}) for every j != i (d_i = BR_i - x_i).
+  void CrossTerms(size_t i, const std::vector<Vector<T>>& x, const Vector<T>& d_i) {
+    BasicContractor<T>& contractor = contractors_[i];
+    Profile& out = cross_[i];
+    out.resize(game_.players());
     const size_t n = game_.players();
     const size_t last = n - 1;
     const T* u = payoffs_[i].data();
@@ -97,17 +123,16 @@ class QreObjective {
     if (i != last) {
       // One full pass for the last player; the others from the tensor DeviationPayoffs
       // reduced by the last slot.
-      grad_x[last] += contractor_.Run(u, dims, w, last).template cast<double>();
+      out[last] = contractor.Run(u, dims, w, last).template cast<double>();
       for (size_t j = 0; j < last; ++j) {
         if (j == i) continue;
-        grad_x[j] +=
-            contractor_.Run(reduced_[i].data(), dims.first(last), w, j).template cast<double>();
+        out[j] = contractor.Run(reduced_[i].data(), dims.first(last), w, j).template cast<double>();
       }
     } else {
       ContractSlot(u, dims, last, d_i, reduced_[last]);
       for (size_t j = 0; j < last; ++j) {
-        grad_x[j] +=
-            contractor_.Run(reduced_[last].data(), dims.first(last), x, j).template cast<double>();
+        out[j] =
+            contractor.Run(reduced_[last].data(), dims.first(last), x, j).template cast<double>();
       }
     }
   }
@@ -115,9 +140,11 @@ class QreObjective {
   const NormalFormGame& game_;
   const Profile log_t_;
   std::vector<std::vector<T>> payoffs_;
+  TaskTeam* const team_;
   std::vector<Eigen::VectorXd> g_;
-  BasicContractor<T> contractor_;
-  std::vector<Vector<T>> reduced_;  // per player: its tensor, last slot contracted
+  std::vector<BasicContractor<T>> contractors_;  // per player
+  std::vector<Vector<T>> reduced_;               // per player: its tensor, last slot contracted
+  std::vector<Profile> cross_;                   // per player i: its cross terms for every j != i
 };
 
 double MaxRating(const std::vector<Eigen::VectorXd>& ratings) {
@@ -166,7 +193,8 @@ NashResult SolveAnnealedQre(const NormalFormGame& game, const Profile& targets,
   Profile x(n);
   for (size_t i = 0; i < n; ++i) x[i] = log_x[i].array().exp().matrix();
   std::vector<Adam> adam(n);
-  QreObjective<float> qre(game, log_t);
+  TaskTeam team(options.threads);
+  QreObjective<float> qre(game, log_t, &team);
   NashResult result;
   double tau = options.tau0;
   int64_t checks_at_tau = 0;

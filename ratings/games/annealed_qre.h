@@ -26,6 +26,9 @@ struct AnnealOptions {
   // reaching it, τ is lowered anyway (counted in NashResult::forced_decays; docs/GAMES.md §3).
   int64_t patience = 20;
   int64_t max_steps = 1000000;  // cap on Adam updates
+  // Threads of the solve (the players' contractions in parallel); the result is the same
+  // for any count.
+  int threads = 2;
 };
 
 struct NashResult {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ratings/games/adam.h"
+#include "ratings/games/task_team.h"
 
 namespace ratings::games {
 namespace {
@@ -64,6 +65,43 @@ Expectations Expect(absl::Span<const double> u, absl::Span<const double> x, cons
 double Softplus(double theta) { return theta > 30 ? theta : std::log1p(std::exp(theta)); }
 double Sigmoid(double theta) { return 1 / (1 + std::exp(-theta)); }
 
+// l(a) for a in [begin, end) ([RE] Eq. 8): log t(a) + sum_i (sum α_i) u_i(a) - sum_i
+// weighted_i(a_{-i}), where weighted_i = u_i contracted with α_i over player i's slot.
+// begin and end are multiples of every player's `inner`, so whole rows (o, a_i) are inside.
+void Logits(const NormalFormGame& game, const std::vector<Shape>& shapes,
+            const std::vector<double>& totals, const std::vector<Eigen::VectorXd>& weighted,
+            const Eigen::ArrayXd& log_target, size_t begin, size_t end, Eigen::ArrayXd& logits) {
+  const auto b = static_cast<Eigen::Index>(begin);
+  const auto length = static_cast<Eigen::Index>(end - begin);
+  logits.segment(b, length) = log_target.segment(b, length);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    logits.segment(b, length) +=
+        totals[i] * Eigen::Map<const Eigen::ArrayXd>(game.payoffs[i].data() + begin, length);
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const Shape& s = shapes[i];
+    const size_t row_begin = begin / s.inner;  // rows (o, a_i) of `inner` entries each
+    const size_t row_end = end / s.inner;
+    if (s.inner == 1) {  // the last player: rows are single entries, o = row / n
+      const auto rows = static_cast<Eigen::Index>((end - begin) / s.n);
+      Eigen::Map<RowMajor>(logits.data() + begin, rows, static_cast<Eigen::Index>(s.n)).colwise() -=
+          weighted[i].segment(static_cast<Eigen::Index>(row_begin / s.n), rows);
+      continue;
+    }
+    for (size_t o = row_begin / s.n; o * s.n < row_end; ++o) {
+      const size_t first = std::max(row_begin, o * s.n);
+      const size_t last = std::min(row_end, (o + 1) * s.n);
+      Eigen::Map<RowMajor> block(logits.data() + first * s.inner,
+                                 static_cast<Eigen::Index>(last - first),
+                                 static_cast<Eigen::Index>(s.inner));
+      block.rowwise() -=
+          weighted[i]
+              .segment(static_cast<Eigen::Index>(o * s.inner), static_cast<Eigen::Index>(s.inner))
+              .transpose();
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Eigen::VectorXd> JointRatings(const NormalFormGame& game,
@@ -103,53 +141,71 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
     const auto n = static_cast<Eigen::Index>(game.actions[i]);
     theta.push_back(Eigen::VectorXd::Constant(n, theta0));
   }
+  TaskTeam team(options.threads);
+  // Work on the joint is split in two at a boundary of the first player's actions, a
+  // multiple of every player's block of later players (see Logits).
+  const size_t split = players == 1 ? 0 : (game.actions[0] / 2) * (size / game.actions[0]);
   CceResult result;
   Eigen::ArrayXd logits(static_cast<Eigen::Index>(size));
-  Eigen::VectorXd weighted;
+  std::vector<Eigen::VectorXd> weighted(players);
   Eigen::ArrayXd x(static_cast<Eigen::Index>(size));
-  Eigen::ArrayXf exps(static_cast<Eigen::Index>(size));
+  // One float buffer per half, its length rounded up to whole SIMD packets: Eigen computes a
+  // trailing partial packet with the scalar exp, whose last bit can differ, and clones must
+  // get equal masses wherever they sit.
+  Eigen::ArrayXf exps[2];
   std::vector<Eigen::VectorXd> violation(players);
   std::vector<Eigen::VectorXd> alpha(players);
   while (true) {
     // l(a) = log t(a) - sum_i sum_a' α_i(a') [u_i(a', a_{-i}) - u_i(a)]   ([RE] Eq. 8)
-    logits = log_target;
-    for (size_t i = 0; i < players; ++i) {
+    team.Run(players, [&](size_t i) {
       alpha[i] = theta[i].unaryExpr([](double t) { return Softplus(t); });
-      const double total = alpha[i].sum();
-      ContractSlot(game.payoffs[i].data(), game.actions, i, alpha[i], weighted);
-      const Shape& s = shapes[i];
-      logits += total * Eigen::Map<const Eigen::ArrayXd>(game.payoffs[i].data(),
-                                                         static_cast<Eigen::Index>(size));
-      // Subtract weighted(o, r) from every a_i of the block (o, ., r).
-      if (s.inner == 1) {
-        Eigen::Map<RowMajor>(logits.data(), static_cast<Eigen::Index>(s.outer),
-                             static_cast<Eigen::Index>(s.n))
-            .colwise() -= weighted;
-        continue;
-      }
-      for (size_t o = 0; o < s.outer; ++o) {
-        Eigen::Map<RowMajor> block(logits.data() + o * s.n * s.inner,
-                                   static_cast<Eigen::Index>(s.n),
-                                   static_cast<Eigen::Index>(s.inner));
-        block.rowwise() -=
-            weighted
-                .segment(static_cast<Eigen::Index>(o * s.inner), static_cast<Eigen::Index>(s.inner))
-                .transpose();
-      }
-    }
+      ContractSlot(game.payoffs[i].data(), game.actions, i, alpha[i], weighted[i]);
+    });
+    std::vector<double> totals;
+    for (const Eigen::VectorXd& a : alpha) totals.push_back(a.sum());
+    double tops[2] = {0, 0};
+    team.Run(2, [&](size_t k) {
+      const size_t begin = k == 0 ? 0 : split;
+      const size_t end = k == 0 ? split : size;
+      tops[k] = -std::numeric_limits<double>::infinity();
+      if (begin == end) return;
+      Logits(game, shapes, totals, weighted, log_target, begin, end, logits);
+      tops[k] =
+          logits.segment(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin))
+              .maxCoeff();
+    });
     // The exponentials in float (twice the SIMD width; relative error ~1e-7, far below the
-    // stopping tolerances), everything summed in double.
-    exps = (logits - logits.maxCoeff()).cast<float>();
-    exps = exps.exp();  // on its own, so that Eigen vectorises it
-    x = exps.cast<double>();
-    x /= x.sum();
+    // stopping tolerances), everything summed in double, in two fixed halves so that the sum
+    // is the same on any number of threads.
+    const double top = std::max(tops[0], tops[1]);
+    const auto half = static_cast<Eigen::Index>(split);
+    double sums[2] = {0, 0};
+    team.Run(2, [&](size_t k) {
+      const Eigen::Index begin = k == 0 ? 0 : half;
+      const Eigen::Index length = k == 0 ? half : static_cast<Eigen::Index>(size) - half;
+      Eigen::ArrayXf& e = exps[k];
+      e.resize((length + 15) / 16 * 16);
+      e.head(length) = (logits.segment(begin, length) - top).cast<float>();
+      e.tail(e.size() - length).setZero();
+      e = e.exp();  // on its own, so that Eigen vectorises it
+      x.segment(begin, length) = e.head(length).cast<double>();
+      sums[k] = x.segment(begin, length).sum();
+    });
+    const double z = sums[0] + sums[1];
+    team.Run(2, [&](size_t k) {
+      const Eigen::Index begin = k == 0 ? 0 : half;
+      const Eigen::Index length = k == 0 ? half : static_cast<Eigen::Index>(size) - half;
+      x.segment(begin, length) /= z;
+    });
     const absl::Span<const double> joint(x.data(), size);
     // dL/dα_i(a') = -violation_i(a'), where violation = E_x[u_i(a', a_{-i}) - u_i(a)].
+    team.Run(players, [&](size_t i) {
+      const Expectations ex = Expect(game.payoffs[i], joint, shapes[i]);
+      violation[i] = (ex.deviation.array() - ex.played).matrix();
+    });
     double worst = -std::numeric_limits<double>::infinity();
     double slack = 0;
     for (size_t i = 0; i < players; ++i) {
-      const Expectations ex = Expect(game.payoffs[i], joint, shapes[i]);
-      violation[i] = (ex.deviation.array() - ex.played).matrix();
       worst = std::max(worst, violation[i].maxCoeff());
       slack += alpha[i].dot(violation[i].cwiseAbs());
     }

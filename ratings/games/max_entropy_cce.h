@@ -17,6 +17,9 @@ struct CceOptions {
   double slackness = 1e-5;      // ... and sum α |violation| is at most this
   double initial_dual = 1e-3;   // α at the start (≈ 0: x starts at the target joint)
   int64_t max_steps = 1000000;  // cap on Adam updates
+  // Threads of the solve (players' contractions, halves of the joint); the result is the
+  // same for any count.
+  int threads = 2;
 };
 
 struct CceResult {

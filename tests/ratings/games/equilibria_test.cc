@@ -183,6 +183,47 @@ TEST(MaxEntropyCceTest, CertificateOnRockPaperScissorsAndChicken) {
   }
 }
 
+TEST(EquilibriaTest, SameResultForAnyThreadCount) {
+  // A 3-player game with distinct payoffs everywhere, solved on 1 and on 3 threads.
+  NormalFormGame game;
+  game.actions = {4, 3, 5};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> u;
+    for (int a = 0; a < 60; ++a) u.push_back(std::sin(0.7 * a + 1.9 * i + 0.3 * a * i));
+    game.payoffs.push_back(u);
+  }
+  const Profile targets = Targets(game, {});
+  AnnealOptions one;
+  one.threads = 1;
+  one.max_steps = 5000;
+  AnnealOptions three = one;
+  three.threads = 3;
+  const NashResult a = SolveAnnealedQre(game, targets, one);
+  const NashResult b = SolveAnnealedQre(game, targets, three);
+  EXPECT_EQ(a.steps, b.steps);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(a.strategies[i], b.strategies[i]);
+  EXPECT_EQ(a.exploitability, b.exploitability);
+  CceOptions cce_one;
+  cce_one.threads = 1;
+  cce_one.max_steps = 3000;
+  CceOptions cce_three = cce_one;
+  cce_three.threads = 3;
+  NormalFormGame solo;  // one player: nothing to split
+  solo.actions = {5};
+  solo.payoffs = {{0.1, 0.4, -0.2, 0.4, 0.0}};
+  for (const NormalFormGame& g : {game, solo}) {
+    const Profile t = Targets(g, {});
+    const CceResult c = SolveMaxEntropyCce(g, t, cce_one);
+    const CceResult d = SolveMaxEntropyCce(g, t, cce_three);
+    EXPECT_EQ(c.steps, d.steps);
+    EXPECT_EQ(c.joint, d.joint);
+  }
+  // The one-player CCE puts its mass on the best actions (1 and 3, payoff 0.4).
+  const CceResult best = SolveMaxEntropyCce(solo, Targets(solo, {}));
+  EXPECT_TRUE(best.converged);
+  EXPECT_NEAR(best.joint[1] + best.joint[3], 1.0, 2e-2);
+}
+
 TEST(EquilibriaTest, Deterministic) {
   const NormalFormGame game = Chicken(true);
   const NashResult a = SolveAnnealedQre(game, Targets(game, {}));
