@@ -102,6 +102,50 @@ void Logits(const NormalFormGame& game, const std::vector<Shape>& shapes,
   }
 }
 
+// Over the joint entries [begin, end) of an unnormalised x, for every player i:
+// played[i] = sum u_i x; vectors[i] = player 0: the sum of x over its actions in the range
+// (a vector over the others' joint actions); players after it: sum over the blocks o in the
+// range of u_i(., o, .) times the others' marginal of x in the block, their deviations'
+// share. begin and end are multiples of player 0's `inner`, so every later player's blocks
+// fall wholly inside.
+void HalfExpectations(const NormalFormGame& game, const std::vector<Shape>& shapes,
+                      const Eigen::ArrayXd& x, size_t begin, size_t end,
+                      std::vector<Eigen::VectorXd>& vectors, double* played) {
+  vectors.assign(shapes.size(), Eigen::VectorXd());
+  const auto b = static_cast<Eigen::Index>(begin);
+  const auto length = static_cast<Eigen::Index>(end - begin);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const Shape& s = shapes[i];
+    const double* u = game.payoffs[i].data();
+    played[i] =
+        length == 0
+            ? 0.0
+            : (Eigen::Map<const Eigen::ArrayXd>(u + begin, length) * x.segment(b, length)).sum();
+    if (i == 0) {
+      vectors[0] = Eigen::Map<const RowMajor>(x.data() + begin,
+                                              static_cast<Eigen::Index>((end - begin) / s.inner),
+                                              static_cast<Eigen::Index>(s.inner))
+                       .colwise()
+                       .sum()
+                       .transpose();
+      continue;
+    }
+    vectors[i] = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(s.n));
+    if (s.inner == 1) {  // the last player: rows o of n entries
+      const auto rows = static_cast<Eigen::Index>((end - begin) / s.n);
+      const auto n = static_cast<Eigen::Index>(s.n);
+      const Eigen::VectorXd others =
+          Eigen::Map<const RowMajor>(x.data() + begin, rows, n).rowwise().sum();
+      vectors[i].noalias() = Eigen::Map<const RowMajor>(u + begin, rows, n).transpose() * others;
+      continue;
+    }
+    for (size_t o = begin / (s.n * s.inner); o < end / (s.n * s.inner); ++o) {
+      const Eigen::RowVectorXd others = Block(x.data(), s, o).colwise().sum();
+      vectors[i].noalias() += Block(u, s, o) * others.transpose();
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Eigen::VectorXd> JointRatings(const NormalFormGame& game,
@@ -142,6 +186,8 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
     theta.push_back(Eigen::VectorXd::Constant(n, theta0));
   }
   TaskTeam team(options.threads);
+  Eigen::VectorXd deviation0[2];  // player 0's deviations, rows split in two
+  double last_z = 1;              // x is kept unnormalised; this is its sum
   // Work on the joint is split in two at a boundary of the first player's actions, a
   // multiple of every player's block of later players (see Logits).
   const size_t split = players == 1 ? 0 : (game.actions[0] / 2) * (size / game.actions[0]);
@@ -192,17 +238,39 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
       sums[k] = x.segment(begin, length).sum();
     });
     const double z = sums[0] + sums[1];
+    last_z = z;
+    // dL/dα_i(a') = -violation_i(a'), where violation = E_x[u_i(a', a_{-i}) - u_i(a)]: the
+    // expectations over each half with x unnormalised, added in half order, then / z.
+    std::vector<Eigen::VectorXd> part_vectors[2];
+    std::vector<double> part_played[2] = {std::vector<double>(players),
+                                          std::vector<double>(players)};
     team.Run(2, [&](size_t k) {
-      const Eigen::Index begin = k == 0 ? 0 : half;
-      const Eigen::Index length = k == 0 ? half : static_cast<Eigen::Index>(size) - half;
-      x.segment(begin, length) /= z;
+      HalfExpectations(game, shapes, x, k == 0 ? 0 : split, k == 0 ? split : size, part_vectors[k],
+                       part_played[k].data());
     });
-    const absl::Span<const double> joint(x.data(), size);
-    // dL/dα_i(a') = -violation_i(a'), where violation = E_x[u_i(a', a_{-i}) - u_i(a)].
-    team.Run(players, [&](size_t i) {
-      const Expectations ex = Expect(game.payoffs[i], joint, shapes[i]);
-      violation[i] = (ex.deviation.array() - ex.played).matrix();
+    // Player 0's block spans both halves: its halves give the others' marginal, and its
+    // deviations need the whole of it.
+    const Eigen::VectorXd others0 = part_vectors[0][0] + part_vectors[1][0];
+    team.Run(2, [&](size_t k) {
+      const Shape& s = shapes[0];
+      const size_t rows_begin = k == 0 ? 0 : s.n / 2;
+      const size_t rows = k == 0 ? s.n / 2 : s.n - s.n / 2;
+      Eigen::Map<const RowMajor> u(game.payoffs[0].data() + rows_begin * s.inner,
+                                   static_cast<Eigen::Index>(rows),
+                                   static_cast<Eigen::Index>(s.inner));
+      deviation0[k] = u * others0;
     });
+    for (size_t i = 0; i < players; ++i) {
+      const double played = (part_played[0][i] + part_played[1][i]) / z;
+      Eigen::VectorXd deviation;
+      if (i == 0) {
+        deviation.resize(static_cast<Eigen::Index>(shapes[0].n));
+        deviation << deviation0[0], deviation0[1];
+      } else {
+        deviation = part_vectors[0][i] + part_vectors[1][i];
+      }
+      violation[i] = (deviation.array() / z - played).matrix();
+    }
     double worst = -std::numeric_limits<double>::infinity();
     double slack = 0;
     for (size_t i = 0; i < players; ++i) {
@@ -223,6 +291,7 @@ CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
       adam[i].Step(theta[i], grad, options.learning_rate, result.steps);
     }
   }
+  x /= last_z;
   result.joint.assign(x.data(), x.data() + size);
   for (size_t i = 0; i < players; ++i) {
     result.marginals.push_back(Marginal(result.joint, game.actions, i));
