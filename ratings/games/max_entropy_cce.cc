@@ -146,6 +146,192 @@ void HalfExpectations(const NormalFormGame& game, const std::vector<Shape>& shap
   }
 }
 
+// The dual of [RE] Eq. 8 on one game: the multipliers α_i(a') = softplus(θ_i(a')), one
+// Adam per player, and the buffers of one evaluation. Work on the joint is split in two at
+// a boundary of the first player's actions, a multiple of every player's block of later
+// players (see Logits), the same split for any thread count.
+class CceDual {
+ public:
+  CceDual(const NormalFormGame& game, const Profile& targets, const CceOptions& options)
+      : game_(game),
+        options_(options),
+        players_(game.players()),
+        size_(JointActions(game)),
+        split_(players_ == 1 ? 0 : (game.actions[0] / 2) * (size_ / game.actions[0])),
+        team_(options.threads),
+        adam_(players_),
+        weighted_(players_),
+        alpha_(players_),
+        violation_(players_),
+        logits_(static_cast<Eigen::Index>(size_)),
+        x_(static_cast<Eigen::Index>(size_)) {
+    for (size_t i = 0; i < players_; ++i) shapes_.push_back(ShapeOf(game.actions, i));
+    log_target_ = LogTarget(targets);
+    const double theta0 = std::log(std::expm1(options.initial_dual));
+    for (size_t i = 0; i < players_; ++i) {
+      theta_.push_back(
+          Eigen::VectorXd::Constant(static_cast<Eigen::Index>(game.actions[i]), theta0));
+    }
+  }
+
+  // x = softmax(l_θ) (kept unnormalised with its sum z_) and every constraint's violation.
+  void Evaluate() {
+    z_ = Exponentiate(ComputeLogits());
+    ComputeViolations();
+  }
+
+  double exploitability() const {
+    double worst = -std::numeric_limits<double>::infinity();
+    for (const Eigen::VectorXd& v : violation_) worst = std::max(worst, v.maxCoeff());
+    return worst;
+  }
+
+  // sum α |violation|: complementary slackness.
+  double slackness() const {
+    double slack = 0;
+    for (size_t i = 0; i < players_; ++i) slack += alpha_[i].dot(violation_[i].cwiseAbs());
+    return slack;
+  }
+
+  // One Adam update of θ; dL/dα_i(a') = -violation_i(a'). `t` counts updates from 1.
+  void Step(int64_t t) {
+    for (size_t i = 0; i < players_; ++i) {
+      const Eigen::VectorXd grad =
+          -violation_[i].cwiseProduct(theta_[i].unaryExpr([](double v) { return Sigmoid(v); }));
+      adam_[i].Step(theta_[i], grad, options_.learning_rate, t);
+    }
+  }
+
+  // The joint, marginals and ratings of the last evaluation.
+  void Finish(CceResult& result) {
+    x_ /= z_;
+    result.joint.assign(x_.data(), x_.data() + size_);
+    for (size_t i = 0; i < players_; ++i) {
+      result.marginals.push_back(Marginal(result.joint, game_.actions, i));
+    }
+    result.ratings = violation_;
+  }
+
+ private:
+  // log t(a) = sum_i log t_i(a_i), the target joint's logarithm.
+  Eigen::ArrayXd LogTarget(const Profile& targets) const {
+    Eigen::ArrayXd log_target = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(size_));
+    for (size_t i = 0; i < players_; ++i) {
+      const Eigen::VectorXd t =
+          targets[i].cwiseMax(kTargetFloor) / targets[i].cwiseMax(kTargetFloor).sum();
+      const Shape& s = shapes_[i];
+      for (size_t o = 0; o < s.outer; ++o) {
+        for (size_t a = 0; a < s.n; ++a) {
+          log_target.segment(static_cast<Eigen::Index>((o * s.n + a) * s.inner),
+                             static_cast<Eigen::Index>(s.inner)) +=
+              std::log(t[static_cast<Eigen::Index>(a)]);
+        }
+      }
+    }
+    return log_target;
+  }
+
+  size_t Begin(size_t k) const { return k == 0 ? 0 : split_; }
+  size_t End(size_t k) const { return k == 0 ? split_ : size_; }
+
+  // l(a) = log t(a) - sum_i sum_a' α_i(a') [u_i(a', a_{-i}) - u_i(a)] ([RE] Eq. 8); returns
+  // its maximum.
+  double ComputeLogits() {
+    team_.Run(players_, [&](size_t i) {
+      alpha_[i] = theta_[i].unaryExpr([](double t) { return Softplus(t); });
+      ContractSlot(game_.payoffs[i].data(), game_.actions, i, alpha_[i], weighted_[i]);
+    });
+    std::vector<double> totals;
+    for (const Eigen::VectorXd& a : alpha_) totals.push_back(a.sum());
+    double tops[2] = {0, 0};
+    team_.Run(2, [&](size_t k) {
+      tops[k] = -std::numeric_limits<double>::infinity();
+      if (Begin(k) == End(k)) return;
+      Logits(game_, shapes_, totals, weighted_, log_target_, Begin(k), End(k), logits_);
+      tops[k] = logits_
+                    .segment(static_cast<Eigen::Index>(Begin(k)),
+                             static_cast<Eigen::Index>(End(k) - Begin(k)))
+                    .maxCoeff();
+    });
+    return std::max(tops[0], tops[1]);
+  }
+
+  // x = exp(l - top), the exponentials in float (twice the SIMD width; relative error ~1e-7,
+  // far below the stopping tolerances) on buffers rounded up to whole SIMD packets (Eigen
+  // computes a trailing partial packet with the scalar exp, whose last bit can differ, and
+  // clones must get equal masses wherever they sit); summed in double, per half in half
+  // order. Returns the sum.
+  double Exponentiate(double top) {
+    double sums[2] = {0, 0};
+    team_.Run(2, [&](size_t k) {
+      const auto begin = static_cast<Eigen::Index>(Begin(k));
+      const auto length = static_cast<Eigen::Index>(End(k) - Begin(k));
+      Eigen::ArrayXf& e = exps_[k];
+      e.resize((length + 15) / 16 * 16);
+      e.head(length) = (logits_.segment(begin, length) - top).cast<float>();
+      e.tail(e.size() - length).setZero();
+      e = e.exp();  // on its own, so that Eigen vectorises it
+      x_.segment(begin, length) = e.head(length).cast<double>();
+      sums[k] = x_.segment(begin, length).sum();
+    });
+    return sums[0] + sums[1];
+  }
+
+  // violation_i(a') = E_x[u_i(a', a_{-i}) - u_i(a)]: the expectations over each half of the
+  // unnormalised x, added in half order, then divided by z_.
+  void ComputeViolations() {
+    std::vector<Eigen::VectorXd> part_vectors[2];
+    std::vector<double> part_played[2] = {std::vector<double>(players_),
+                                          std::vector<double>(players_)};
+    team_.Run(2, [&](size_t k) {
+      HalfExpectations(game_, shapes_, x_, Begin(k), End(k), part_vectors[k],
+                       part_played[k].data());
+    });
+    // Player 0's block spans both halves: its halves give the others' marginal, and its
+    // deviations need the whole of it.
+    const Eigen::VectorXd others0 = part_vectors[0][0] + part_vectors[1][0];
+    const Shape& s0 = shapes_[0];
+    Eigen::VectorXd deviation0[2];
+    team_.Run(2, [&](size_t k) {
+      const size_t rows_begin = k == 0 ? 0 : s0.n / 2;
+      const size_t rows = k == 0 ? s0.n / 2 : s0.n - s0.n / 2;
+      Eigen::Map<const RowMajor> u(game_.payoffs[0].data() + rows_begin * s0.inner,
+                                   static_cast<Eigen::Index>(rows),
+                                   static_cast<Eigen::Index>(s0.inner));
+      deviation0[k] = u * others0;
+    });
+    for (size_t i = 0; i < players_; ++i) {
+      const double played = (part_played[0][i] + part_played[1][i]) / z_;
+      Eigen::VectorXd deviation;
+      if (i == 0) {
+        deviation.resize(static_cast<Eigen::Index>(s0.n));
+        deviation << deviation0[0], deviation0[1];
+      } else {
+        deviation = part_vectors[0][i] + part_vectors[1][i];
+      }
+      violation_[i] = (deviation.array() / z_ - played).matrix();
+    }
+  }
+
+  const NormalFormGame& game_;
+  const CceOptions options_;
+  const size_t players_;
+  const size_t size_;
+  const size_t split_;
+  TaskTeam team_;
+  std::vector<Shape> shapes_;
+  Eigen::ArrayXd log_target_;
+  std::vector<Eigen::VectorXd> theta_;
+  std::vector<Adam> adam_;
+  std::vector<Eigen::VectorXd> weighted_;  // per player: u_i contracted with α_i
+  std::vector<Eigen::VectorXd> alpha_;
+  std::vector<Eigen::VectorXd> violation_;
+  Eigen::ArrayXd logits_;
+  Eigen::ArrayXd x_;  // unnormalised; its sum is z_
+  Eigen::ArrayXf exps_[2];
+  double z_ = 1;
+};
+
 }  // namespace
 
 std::vector<Eigen::VectorXd> JointRatings(const NormalFormGame& game,
@@ -160,143 +346,20 @@ std::vector<Eigen::VectorXd> JointRatings(const NormalFormGame& game,
 
 CceResult SolveMaxEntropyCce(const NormalFormGame& game, const Profile& targets,
                              const CceOptions& options) {
-  const size_t players = game.players();
-  const size_t size = JointActions(game);
-  std::vector<Shape> shapes;
-  for (size_t i = 0; i < players; ++i) shapes.push_back(ShapeOf(game.actions, i));
-  // log t(a) = sum_i log t_i(a_i), the target joint's logarithm.
-  Eigen::ArrayXd log_target = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(size));
-  for (size_t i = 0; i < players; ++i) {
-    const Eigen::VectorXd t =
-        targets[i].cwiseMax(kTargetFloor) / targets[i].cwiseMax(kTargetFloor).sum();
-    const Shape& s = shapes[i];
-    for (size_t o = 0; o < s.outer; ++o) {
-      for (size_t a = 0; a < s.n; ++a) {
-        log_target.segment(static_cast<Eigen::Index>((o * s.n + a) * s.inner),
-                           static_cast<Eigen::Index>(s.inner)) +=
-            std::log(t[static_cast<Eigen::Index>(a)]);
-      }
-    }
-  }
-  std::vector<Eigen::VectorXd> theta;
-  std::vector<Adam> adam(players);
-  const double theta0 = std::log(std::expm1(options.initial_dual));
-  for (size_t i = 0; i < players; ++i) {
-    const auto n = static_cast<Eigen::Index>(game.actions[i]);
-    theta.push_back(Eigen::VectorXd::Constant(n, theta0));
-  }
-  TaskTeam team(options.threads);
-  Eigen::VectorXd deviation0[2];  // player 0's deviations, rows split in two
-  double last_z = 1;              // x is kept unnormalised; this is its sum
-  // Work on the joint is split in two at a boundary of the first player's actions, a
-  // multiple of every player's block of later players (see Logits).
-  const size_t split = players == 1 ? 0 : (game.actions[0] / 2) * (size / game.actions[0]);
+  CceDual dual(game, targets, options);
   CceResult result;
-  Eigen::ArrayXd logits(static_cast<Eigen::Index>(size));
-  std::vector<Eigen::VectorXd> weighted(players);
-  Eigen::ArrayXd x(static_cast<Eigen::Index>(size));
-  // One float buffer per half, its length rounded up to whole SIMD packets: Eigen computes a
-  // trailing partial packet with the scalar exp, whose last bit can differ, and clones must
-  // get equal masses wherever they sit.
-  Eigen::ArrayXf exps[2];
-  std::vector<Eigen::VectorXd> violation(players);
-  std::vector<Eigen::VectorXd> alpha(players);
   while (true) {
-    // l(a) = log t(a) - sum_i sum_a' α_i(a') [u_i(a', a_{-i}) - u_i(a)]   ([RE] Eq. 8)
-    team.Run(players, [&](size_t i) {
-      alpha[i] = theta[i].unaryExpr([](double t) { return Softplus(t); });
-      ContractSlot(game.payoffs[i].data(), game.actions, i, alpha[i], weighted[i]);
-    });
-    std::vector<double> totals;
-    for (const Eigen::VectorXd& a : alpha) totals.push_back(a.sum());
-    double tops[2] = {0, 0};
-    team.Run(2, [&](size_t k) {
-      const size_t begin = k == 0 ? 0 : split;
-      const size_t end = k == 0 ? split : size;
-      tops[k] = -std::numeric_limits<double>::infinity();
-      if (begin == end) return;
-      Logits(game, shapes, totals, weighted, log_target, begin, end, logits);
-      tops[k] =
-          logits.segment(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin))
-              .maxCoeff();
-    });
-    // The exponentials in float (twice the SIMD width; relative error ~1e-7, far below the
-    // stopping tolerances), everything summed in double, in two fixed halves so that the sum
-    // is the same on any number of threads.
-    const double top = std::max(tops[0], tops[1]);
-    const auto half = static_cast<Eigen::Index>(split);
-    double sums[2] = {0, 0};
-    team.Run(2, [&](size_t k) {
-      const Eigen::Index begin = k == 0 ? 0 : half;
-      const Eigen::Index length = k == 0 ? half : static_cast<Eigen::Index>(size) - half;
-      Eigen::ArrayXf& e = exps[k];
-      e.resize((length + 15) / 16 * 16);
-      e.head(length) = (logits.segment(begin, length) - top).cast<float>();
-      e.tail(e.size() - length).setZero();
-      e = e.exp();  // on its own, so that Eigen vectorises it
-      x.segment(begin, length) = e.head(length).cast<double>();
-      sums[k] = x.segment(begin, length).sum();
-    });
-    const double z = sums[0] + sums[1];
-    last_z = z;
-    // dL/dα_i(a') = -violation_i(a'), where violation = E_x[u_i(a', a_{-i}) - u_i(a)]: the
-    // expectations over each half with x unnormalised, added in half order, then / z.
-    std::vector<Eigen::VectorXd> part_vectors[2];
-    std::vector<double> part_played[2] = {std::vector<double>(players),
-                                          std::vector<double>(players)};
-    team.Run(2, [&](size_t k) {
-      HalfExpectations(game, shapes, x, k == 0 ? 0 : split, k == 0 ? split : size, part_vectors[k],
-                       part_played[k].data());
-    });
-    // Player 0's block spans both halves: its halves give the others' marginal, and its
-    // deviations need the whole of it.
-    const Eigen::VectorXd others0 = part_vectors[0][0] + part_vectors[1][0];
-    team.Run(2, [&](size_t k) {
-      const Shape& s = shapes[0];
-      const size_t rows_begin = k == 0 ? 0 : s.n / 2;
-      const size_t rows = k == 0 ? s.n / 2 : s.n - s.n / 2;
-      Eigen::Map<const RowMajor> u(game.payoffs[0].data() + rows_begin * s.inner,
-                                   static_cast<Eigen::Index>(rows),
-                                   static_cast<Eigen::Index>(s.inner));
-      deviation0[k] = u * others0;
-    });
-    for (size_t i = 0; i < players; ++i) {
-      const double played = (part_played[0][i] + part_played[1][i]) / z;
-      Eigen::VectorXd deviation;
-      if (i == 0) {
-        deviation.resize(static_cast<Eigen::Index>(shapes[0].n));
-        deviation << deviation0[0], deviation0[1];
-      } else {
-        deviation = part_vectors[0][i] + part_vectors[1][i];
-      }
-      violation[i] = (deviation.array() / z - played).matrix();
-    }
-    double worst = -std::numeric_limits<double>::infinity();
-    double slack = 0;
-    for (size_t i = 0; i < players; ++i) {
-      worst = std::max(worst, violation[i].maxCoeff());
-      slack += alpha[i].dot(violation[i].cwiseAbs());
-    }
-    result.exploitability = worst;
-    result.slackness = slack;
-    if (worst <= options.epsilon && slack <= options.slackness) {
+    dual.Evaluate();
+    result.exploitability = dual.exploitability();
+    result.slackness = dual.slackness();
+    if (result.exploitability <= options.epsilon && result.slackness <= options.slackness) {
       result.converged = true;
       break;
     }
     if (result.steps >= options.max_steps) break;
-    ++result.steps;
-    for (size_t i = 0; i < players; ++i) {
-      const Eigen::VectorXd grad =
-          -violation[i].cwiseProduct(theta[i].unaryExpr([](double t) { return Sigmoid(t); }));
-      adam[i].Step(theta[i], grad, options.learning_rate, result.steps);
-    }
+    dual.Step(++result.steps);
   }
-  x /= last_z;
-  result.joint.assign(x.data(), x.data() + size);
-  for (size_t i = 0; i < players; ++i) {
-    result.marginals.push_back(Marginal(result.joint, game.actions, i));
-  }
-  result.ratings = violation;
+  dual.Finish(result);
   return result;
 }
 
