@@ -329,39 +329,23 @@ absl::StatusOr<Struct> RunGame(const GameConfig& config) {
     return absl::InvalidArgumentError(absl::StrCat(config.input, located ? ":" : ": ", message));
   }
   const games::NormalFormGame& game = named->game;
-  const games::Profile targets = games::Targets(game, params.targets);
+  const GameSolution solution = SolveGame(game, nash, params);
+  const games::Profile& probabilities = solution.mass;
+  const std::vector<Eigen::VectorXd>& ratings = solution.ratings;
+  const double exploitability = solution.exploitability;
 
   Struct doc;
   auto& fields = *doc.mutable_fields();
   fields["solver"] = StringValue(config.solver);
   *fields["params"].mutable_struct_value() = table.Values();
-  games::Profile probabilities;
-  std::vector<Eigen::VectorXd> ratings;
-  double exploitability = 0;
-  double figure = 0;  // ne: the loss; cce: the slackness
-  if (nash) {
-    games::NashResult r = games::SolveAnnealedQre(game, targets, params.anneal);
-    probabilities = std::move(r.strategies);
-    ratings = std::move(r.ratings);
-    exploitability = r.exploitability;
-    fields["steps"] = NumberValue(static_cast<double>(r.steps));
-    fields["converged"] = BoolValue(r.converged);
-    fields["tau"] = NumberValue(r.tau);
-    fields["forced_decays"] = NumberValue(static_cast<double>(r.forced_decays));
-    figure = r.loss;
-    fields["loss"] = NumberValue(r.loss);
-  } else {
-    games::CceResult r = games::SolveMaxEntropyCce(game, targets, params.cce);
-    probabilities = std::move(r.marginals);
-    ratings = std::move(r.ratings);
-    exploitability = r.exploitability;
-    fields["steps"] = NumberValue(static_cast<double>(r.steps));
-    fields["converged"] = BoolValue(r.converged);
-    figure = r.slackness;
-    fields["slackness"] = NumberValue(r.slackness);
+  fields["steps"] = NumberValue(static_cast<double>(solution.steps));
+  fields["converged"] = BoolValue(solution.converged);
+  bool finite = std::isfinite(exploitability) && AllFinite(probabilities) && AllFinite(ratings);
+  for (const auto& [name, value] : solution.figures) {
+    fields[name] = NumberValue(value);
+    finite = finite && std::isfinite(value);
   }
-  if (!std::isfinite(exploitability) || !std::isfinite(figure) || !AllFinite(probabilities) ||
-      !AllFinite(ratings)) {
+  if (!finite) {
     return absl::FailedPreconditionError(
         absl::StrCat(config.input, ": the ", config.solver,
                      " solve overflowed (a probability or rating is not finite); rescale the "

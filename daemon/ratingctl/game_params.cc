@@ -93,4 +93,24 @@ ParamTable GameSolverParamTable(std::string method, bool nash, GameSolverParams&
   return table;
 }
 
+GameSolution SolveGame(const ratings::games::NormalFormGame& game, bool nash,
+                       const GameSolverParams& p) {
+  namespace games = ratings::games;
+  const games::Profile targets = games::Targets(game, p.targets);
+  if (nash) {
+    games::NashResult r = games::SolveAnnealedQre(game, targets, p.anneal);
+    return {std::move(r.strategies),
+            std::move(r.ratings),
+            r.exploitability,
+            r.steps,
+            r.converged,
+            {{"tau", r.tau},
+             {"loss", r.loss},
+             {"forced_decays", static_cast<double>(r.forced_decays)}}};
+  }
+  games::CceResult r = games::SolveMaxEntropyCce(game, targets, p.cce);
+  return {std::move(r.marginals),      std::move(r.ratings), r.exploitability, r.steps, r.converged,
+          {{"slackness", r.slackness}}};
+}
+
 }  // namespace ratingd

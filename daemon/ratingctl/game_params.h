@@ -2,7 +2,10 @@
 // by `ratingctl rate --method gt-ne|gt-cce` and `ratingctl game --solver ne|cce`.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "daemon/param_table.h"
 #include "ratings/games/affinity_entropy.h"
@@ -22,5 +25,19 @@ struct GameSolverParams {
 // max_steps; NE: tau0, decay, steps_per_decay, anneal_threshold, tau_min, patience, threads; CCE:
 // slackness, initial_dual, threads. Each value is checked for its range when it is applied.
 ParamTable GameSolverParamTable(std::string method, bool nash, GameSolverParams& p);
+
+// One solve, whichever solver: the targets of p.targets, then SolveAnnealedQre (`nash`) or
+// SolveMaxEntropyCce, in the shape both commands print.
+struct GameSolution {
+  ratings::games::Profile mass = {};          // NE strategies or CCE marginals
+  std::vector<Eigen::VectorXd> ratings = {};  // regrets per player and action
+  double exploitability = 0;
+  int64_t steps = 0;
+  bool converged = false;
+  // NE: tau, loss, forced_decays; CCE: slackness.
+  std::vector<std::pair<std::string, double>> figures = {};
+};
+GameSolution SolveGame(const ratings::games::NormalFormGame& game, bool nash,
+                       const GameSolverParams& p);
 
 }  // namespace ratingd

@@ -220,7 +220,9 @@ int Rate(std::vector<std::string> params) {
                  "still moved a rating by "
               << extra.at("last_change").number_value() << " Elo points\n";
   } else if (it != extra.end() && !it->second.bool_value()) {
-    std::cerr << "ratingctl: warning: ml stopped at max_iterations with exploitability "
+    // ml (max_iterations) and gt-ne / gt-cce (max_steps) report their exploitability.
+    std::cerr << "ratingctl: warning: " << config.method
+              << " stopped at its iteration cap with exploitability "
               << extra.at("exploitability").number_value() << " above the target\n";
   }
   if (output == "table") {

@@ -85,27 +85,6 @@ Value Entries(const Eigen::VectorXd& rating, const Eigen::VectorXd& mass,
   return list;
 }
 
-struct Solved {
-  games::Profile mass;
-  std::vector<Eigen::VectorXd> ratings;
-  double exploitability = 0;
-  int64_t steps = 0;
-  bool converged = false;
-  std::pair<const char*, double> last = {};  // ("tau", τ) or ("slackness", Σ α|v|)
-};
-
-Solved Solve(const games::NormalFormGame& game, bool nash, const GameSolverParams& p) {
-  const games::Profile targets = games::Targets(game, p.targets);
-  if (nash) {
-    games::NashResult r = games::SolveAnnealedQre(game, targets, p.anneal);
-    return {std::move(r.strategies), std::move(r.ratings), r.exploitability, r.steps, r.converged,
-            {"tau", r.tau}};
-  }
-  games::CceResult r = games::SolveMaxEntropyCce(game, targets, p.cce);
-  return {std::move(r.marginals),    std::move(r.ratings), r.exploitability, r.steps, r.converged,
-          {"slackness", r.slackness}};
-}
-
 ParamTable RateParamTable(const std::string& method, GameSolverParams& p, double* tolerance) {
   ParamTable table = GameSolverParamTable(method, method == "gt-ne", p);
   table.Add("tie_tolerance", tolerance);
@@ -150,7 +129,7 @@ absl::StatusOr<v1::RatingReport> RateByGame(const RateConfig& config,
   ASSIGN_OR_RETURN(const games::Preferences prefs, games::AggregatePreferences(judgements));
   report.set_agents(static_cast<uint32_t>(prefs.models.size()));
   const games::NormalFormGame game = games::KingOfTheHill(prefs.tensor);
-  const Solved s = Solve(game, config.method == "gt-ne", p);
+  const GameSolution s = SolveGame(game, config.method == "gt-ne", p);
   const Eigen::VectorXd& king = s.ratings[games::kKingPlayer];
   const Eigen::VectorXd& king_mass = s.mass[games::kKingPlayer];
   uint32_t rank = 0;
@@ -168,7 +147,9 @@ absl::StatusOr<v1::RatingReport> RateByGame(const RateConfig& config,
   extra["exploitability"] = NumberValue(s.exploitability);
   extra["converged"] = BoolValue(s.converged);
   extra["steps"] = NumberValue(static_cast<double>(s.steps));
-  extra[s.last.first] = NumberValue(s.last.second);
+  for (const auto& [name, value] : s.figures) {
+    if (name == "tau" || name == "slackness") extra[name] = NumberValue(value);
+  }
   if (config.method == "gt-cce") extra["tau"].set_null_value({});  // no temperature
   return report;
 }
