@@ -13,6 +13,8 @@ packages=(
   # libraries of ratings/ and its tests
   libabsl-dev libeigen3-dev
   libprotobuf-dev protobuf-compiler
+  # fast JSON reading (battles files)
+  libsimdjson-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # exact maximal lotteries and Kemeny: linear programs (COIN-OR Clp)
   coinor-libclp-dev

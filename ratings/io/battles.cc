@@ -14,16 +14,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
-#include "google/protobuf/struct.pb.h"
-#include "google/protobuf/util/json_util.h"
 #include "ratings/io/read_results.h"
 #include "ratings/status_macros.h"
+#include "simdjson.h"
 
 namespace ratings::io {
 namespace {
-
-using google::protobuf::Struct;
-using google::protobuf::Value;
 
 // Integers up to 2^53 are exact in the double a JSON number is parsed into.
 constexpr double kMaxExactInteger = 9007199254740992.0;
@@ -112,51 +108,70 @@ ResultRecord& Locate(ResultRecord& record, absl::string_view filename, int64_t l
 
 // --- JSONL ---
 
-absl::string_view KindName(const Value& value) {
-  switch (value.kind_case()) {
-    case Value::kNumberValue:
+absl::string_view KindName(simdjson::dom::element_type type) {
+  switch (type) {
+    case simdjson::dom::element_type::INT64:
+    case simdjson::dom::element_type::UINT64:
+    case simdjson::dom::element_type::DOUBLE:
       return "a number";
-    case Value::kStringValue:
+    case simdjson::dom::element_type::STRING:
       return "a string";
-    case Value::kBoolValue:
+    case simdjson::dom::element_type::BOOL:
       return "a boolean";
-    case Value::kStructValue:
+    case simdjson::dom::element_type::OBJECT:
       return "an object";
-    case Value::kListValue:
+    case simdjson::dom::element_type::ARRAY:
       return "an array";
-    default:
-      return "null";
+    case simdjson::dom::element_type::NULL_VALUE:
+      break;
   }
+  return "null";
 }
 
-// The field `name` of `object`; nullptr when absent or null (a null field is absent).
-const Value* Field(const Struct& object, const std::string& name) {
-  const auto it = object.fields().find(name);
-  if (it == object.fields().end() || it->second.kind_case() == Value::kNullValue) return nullptr;
-  return &it->second;
+bool IsNumber(simdjson::dom::element_type type) {
+  return type == simdjson::dom::element_type::INT64 ||
+         type == simdjson::dom::element_type::UINT64 || type == simdjson::dom::element_type::DOUBLE;
 }
 
-absl::StatusOr<std::optional<std::string>> StringField(const Struct& object,
-                                                       const std::string& name) {
-  const Value* value = Field(object, name);
-  if (value == nullptr) return std::nullopt;
-  if (value->kind_case() != Value::kStringValue) {
+// The field `name` of `object`; nullopt when absent or null (a null field is absent).
+std::optional<simdjson::dom::element> Field(const simdjson::dom::object& object, const char* name) {
+  simdjson::dom::element value;
+  if (object.at_key(name).get(value) != simdjson::SUCCESS || value.is_null()) return std::nullopt;
+  return value;
+}
+
+absl::StatusOr<std::optional<std::string>> StringField(const simdjson::dom::object& object,
+                                                       const char* name) {
+  const std::optional<simdjson::dom::element> value = Field(object, name);
+  if (!value.has_value()) return std::nullopt;
+  std::string_view text;
+  if (value->get_string().get(text) != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(
-        absl::StrCat(name, " must be a string, not ", KindName(*value)));
+        absl::StrCat(name, " must be a string, not ", KindName(value->type())));
   }
-  return value->string_value();
+  return std::string(text);
 }
 
 // question_id and task: a string, or an integer written in decimal.
-absl::StatusOr<std::optional<std::string>> IdField(const Struct& object, const std::string& name) {
-  const Value* value = Field(object, name);
-  if (value == nullptr) return std::nullopt;
-  if (value->kind_case() == Value::kStringValue) return value->string_value();
-  if (value->kind_case() != Value::kNumberValue) {
+absl::StatusOr<std::optional<std::string>> IdField(const simdjson::dom::object& object,
+                                                   const char* name) {
+  const std::optional<simdjson::dom::element> value = Field(object, name);
+  if (!value.has_value()) return std::nullopt;
+  std::string_view text;
+  if (value->get_string().get(text) == simdjson::SUCCESS) return std::string(text);
+  if (!IsNumber(value->type())) {
     return absl::InvalidArgumentError(
-        absl::StrCat(name, " must be a string or an integer, not ", KindName(*value)));
+        absl::StrCat(name, " must be a string or an integer, not ", KindName(value->type())));
   }
-  const double number = value->number_value();
+  int64_t integer = 0;
+  if (value->get_int64().get(integer) == simdjson::SUCCESS &&
+      std::fabs(static_cast<double>(integer)) <= kMaxExactInteger) {
+    return absl::StrCat(integer);
+  }
+  double number = 0;
+  if (value->get_double().get(number) != simdjson::SUCCESS) {
+    return absl::InternalError(absl::StrCat(name, ": a number simdjson cannot read as double"));
+  }
   if (number != std::floor(number)) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, " ", number, " must be a string or an integer"));
@@ -168,18 +183,19 @@ absl::StatusOr<std::optional<std::string>> IdField(const Struct& object, const s
   return absl::StrCat(static_cast<int64_t>(number));
 }
 
-absl::StatusOr<std::optional<double>> ScoreField(const Struct& object) {
-  const Value* value = Field(object, "score");
-  if (value == nullptr) return std::nullopt;
-  if (value->kind_case() != Value::kNumberValue) {
+absl::StatusOr<std::optional<double>> ScoreField(const simdjson::dom::object& object) {
+  const std::optional<simdjson::dom::element> value = Field(object, "score");
+  if (!value.has_value()) return std::nullopt;
+  double number = 0;
+  if (!IsNumber(value->type()) || value->get_double().get(number) != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(
-        absl::StrCat("score must be a number, not ", KindName(*value)));
+        absl::StrCat("score must be a number, not ", KindName(value->type())));
   }
-  return value->number_value();
+  return number;
 }
 
 // The fields of one JSON object; judge, tstamp and unknown fields are not read.
-absl::StatusOr<Battle> BattleFromJson(const Struct& object) {
+absl::StatusOr<Battle> BattleFromJson(const simdjson::dom::object& object) {
   Battle battle;
   ASSIGN_OR_RETURN(battle.model_a, StringField(object, "model_a"));
   ASSIGN_OR_RETURN(battle.model_b, StringField(object, "model_b"));
@@ -191,21 +207,20 @@ absl::StatusOr<Battle> BattleFromJson(const Struct& object) {
   return battle;
 }
 
-// Parses one line as a JSON object (protobuf's Struct takes any fields, nested or not).
-absl::StatusOr<Struct> ParseObject(absl::string_view line) {
-  Struct object;
-  const auto parsed = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(line.data(), line.size()), &object);
-  if (!parsed.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("invalid battle JSON (a line must be one JSON object): ",
-                     absl::string_view(parsed.message().data(), parsed.message().size())));
+// Parses one line as a JSON object (simdjson validates all of it, unknown fields included)
+// and reads its battle. `parser` holds the parsed line until its next use.
+absl::StatusOr<ResultRecord> JsonLineToRecord(simdjson::dom::parser& parser, absl::string_view line,
+                                              const ResultLimits& limits) {
+  constexpr absl::string_view kInvalid = "invalid battle JSON (a line must be one JSON object): ";
+  simdjson::dom::element document;
+  if (const simdjson::error_code error = parser.parse(line.data(), line.size()).get(document)) {
+    return absl::InvalidArgumentError(absl::StrCat(kInvalid, simdjson::error_message(error)));
   }
-  return object;
-}
-
-absl::StatusOr<ResultRecord> JsonLineToRecord(absl::string_view line, const ResultLimits& limits) {
-  ASSIGN_OR_RETURN(const Struct object, ParseObject(line));
+  simdjson::dom::object object;
+  if (document.get_object().get(object) != simdjson::SUCCESS) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kInvalid, "the line is ", KindName(document.type())));
+  }
   ASSIGN_OR_RETURN(Battle battle, BattleFromJson(object));
   return ToRecord(std::move(battle), limits);
 }
@@ -385,12 +400,13 @@ absl::StatusOr<ReadOutput> ParseBattles(std::string_view content_view,
   const absl::string_view content(content_view.data(), content_view.size());
   const absl::string_view filename(filename_view.data(), filename_view.size());
   ReadOutput output;
+  simdjson::dom::parser parser;
   int64_t line_number = 0;
   for (absl::string_view line : absl::StrSplit(content, '\n')) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<ResultRecord> record = JsonLineToRecord(line, limits);
+    absl::StatusOr<ResultRecord> record = JsonLineToRecord(parser, line, limits);
     if (!record.ok()) return WithWhere(record.status(), Where(filename, line_number));
     output.records.push_back(std::move(Locate(*record, filename, line_number)));
   }
