@@ -8,6 +8,7 @@
 #include "absl/strings/strip.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
+#include "daemon/ratingctl/generate_bernoulli.h"
 #include "daemon/ratingctl/generate_games.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -52,7 +53,8 @@ absl::Status WriteFile(const std::string& path, const std::string& content) {
 }  // namespace
 
 std::vector<std::string> GeneratorNames() {
-  return {"mallows", "plackett-luce", "clones", "cycle", "tournament", "king-of-the-hill"};
+  return {"mallows",    "plackett-luce",    "clones",   "cycle",
+          "tournament", "king-of-the-hill", "bernoulli"};
 }
 
 std::string TruthPath(const std::string& output) {
@@ -65,6 +67,7 @@ std::string TruthPath(const std::string& output) {
 
 absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
   if (config.model == "king-of-the-hill") return GenerateKingOfTheHill(config);
+  if (config.model == "bernoulli") return GenerateBernoulli(config);
   std::vector<std::string> params = config.params;
   ratings::MallowsOptions mallows;
   ratings::PlackettLuceOptions pl;

@@ -25,12 +25,15 @@ struct GenerateConfig {
   //   king-of-the-hill: prompts [40], models [6], skills [3], copies [0], lambda [10],
   //                  target [best on average], noise [0] (generate_games.h: battles, not
   //                  GameResults)
+  //   bernoulli:     pairs [required: A>B:0.75,...], games [1000] per pair, tie [0]
+  //                  (generate_bernoulli.h)
   std::vector<std::string> params = {};
   uint64_t seed = 0;
   std::string pool = "generated";  // the pool of every GameResult
 };
 
-// "mallows", "plackett-luce", "clones", "cycle", "tournament", "king-of-the-hill".
+// "mallows", "plackett-luce", "clones", "cycle", "tournament", "king-of-the-hill",
+// "bernoulli".
 std::vector<std::string> GeneratorNames();
 
 // "dir/x.jsonl" -> "dir/x.truth.json" (the extension, if any, replaced).

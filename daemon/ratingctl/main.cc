@@ -1,5 +1,5 @@
 // ratingctl, the offline and topic tool (docs/CONTRACTS.md §2): flags into the config of one
-// subcommand (rate, eval, generate, simulate, suggest, game, produce, tail), then that
+// subcommand (rate, eval, generate, elo-sweep, simulate, suggest, game, produce, tail), then that
 // subcommand's Run function.
 #include <malloc.h>
 #include <unistd.h>
@@ -19,6 +19,7 @@
 #include "daemon/deterministic_json.h"
 #include "daemon/flags.h"
 #include "daemon/kafka/client_config.h"
+#include "daemon/ratingctl/elo_sweep.h"
 #include "daemon/ratingctl/eval.h"
 #include "daemon/ratingctl/game.h"
 #include "daemon/ratingctl/generate.h"
@@ -53,10 +54,17 @@ ABSL_FLAG(double, test_fraction, 0.1, "eval: share of results asked for each tes
 // A string because the subcommands differ: eval takes one integer, simulate a list.
 ABSL_FLAG(std::string, k, "",
           "eval: k of the top-k identification error and GRE (one integer, default 3); "
-          "simulate: the k of GRE, comma-separated (default 3,8)");
+          "simulate: the k of GRE, comma-separated (default 3,8); elo-sweep: the K-factors, "
+          "comma-separated (default 1,8,16,32,64)");
 ABSL_FLAG(int64_t, agre_steps, 0, "eval: AGRE over this many growing prefixes (needs --method)");
+// elo-sweep.
+ABSL_FLAG(std::string, permutations, "",
+          "elo-sweep: permutation counts, comma-separated (default 1,100; 1 = the file's order)");
+ABSL_FLAG(double, initial, 1500, "elo-sweep: every agent's initial Elo rating");
 // generate.
-ABSL_FLAG(std::string, model, "", "generate: mallows, plackett-luce, clones, cycle, tournament");
+ABSL_FLAG(std::string, model, "",
+          "generate: mallows, plackett-luce, clones, cycle, tournament, king-of-the-hill, "
+          "bernoulli");
 ABSL_FLAG(std::string, out, "", "generate: the JSONL file to write (truth beside it)");
 // simulate.
 ABSL_FLAG(std::string, generator, "",
@@ -129,7 +137,7 @@ constexpr char kUsage[] =
     "  against a truth, held-out KTD_test per method; one JSON document on stdout.\n"
     "\n"
     "ratingctl generate --model mallows|plackett-luce|clones|cycle|tournament|king-of-the-hill\n"
-    "                   --out FILE.jsonl"
+    "                   |bernoulli --out FILE.jsonl"
     " [--param key=value]... [--seed N] [--pool P]\n"
     "  Writes FILE.jsonl (GameResult JSON lines) and FILE.truth.json. Parameters:\n"
     "  mallows: agents (8), tasks (50), dispersion (0.5); plackett-luce: agents, tasks,\n"
@@ -137,7 +145,16 @@ constexpr char kUsage[] =
     "  agents (3), tasks (30); tournament: agents (20), players (4), contests (50),\n"
     "  matching (uniform|skill), skill_mean (100), skill_std (30), noise_std (5), candidates (3);\n"
     "  king-of-the-hill (battles, not GameResults): prompts (40), models (6), skills (3),\n"
-    "  copies (0), lambda (10), target (best model), noise (0)\n"
+    "  copies (0), lambda (10), target (best model), noise (0); bernoulli: pairs (required,\n"
+    "  A>B:0.75,B>C:0.51: A beats B with probability 0.75 unless they draw), games (1000 per\n"
+    "  pair), tie (0, the draw probability)\n"
+    "\n"
+    "ratingctl elo-sweep --input FILE [--format F] [--pool P] [--k 1,8,16,32,64]\n"
+    "                    [--permutations 1,100] [--initial 1500] [--seed N]\n"
+    "  Online Elo under every K and permutation count ([EU]; 1 = the file's order): each\n"
+    "  configuration's ranking with mean and SEM, and pairs ranked against their\n"
+    "  head-to-head majority; pairs never compared; pairs whose order depends on the\n"
+    "  configuration. One JSON document on stdout.\n"
     "\n"
     "ratingctl simulate --generator mallows|plackett-luce|clones|atari-agent57|table:FILE\n"
     "                   --algorithms A1,A2 [--param key=value | --param A:key=value]...\n"
@@ -393,6 +410,56 @@ int Generate(std::vector<std::string> params) {
   return 0;
 }
 
+// "1,8,16" -> {1, 8, 16}; `parse` reads one item. An error names the flag and the item.
+template <typename T, typename Parse>
+absl::StatusOr<std::vector<T>> ParseList(const std::string& flag, const std::string& text,
+                                         const char* what, Parse parse) {
+  std::vector<T> items;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    T value{};
+    if (!parse(item, &value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("elo-sweep: --", flag, " '", text, "': '", item, "' is not ", what));
+    }
+    items.push_back(value);
+  }
+  return items;
+}
+
+int EloSweep(const std::vector<std::string>& params) {
+  if (!params.empty()) return Fail("elo-sweep: takes no --param (see --help)");
+  ratingd::EloSweepConfig config;
+  config.input.input = absl::GetFlag(FLAGS_input);
+  config.input.pool = absl::GetFlag(FLAGS_pool);
+  config.seed = absl::GetFlag(FLAGS_seed);
+  config.initial = absl::GetFlag(FLAGS_initial);
+  if (config.input.input.empty()) return Fail("elo-sweep: --input FILE is required");
+  if (absl::Status s = FormatFlag(config.input.format); !s.ok()) {
+    return Fail(std::string(s.message()));
+  }
+  if (const std::string k = absl::GetFlag(FLAGS_k); !k.empty()) {
+    auto parsed = ParseList<double>("k", k, "a number", [](absl::string_view v, double* out) {
+      return absl::SimpleAtod(v, out);
+    });
+    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
+    config.k = *std::move(parsed);
+  }
+  if (const std::string p = absl::GetFlag(FLAGS_permutations); !p.empty()) {
+    auto parsed = ParseList<int64_t>(
+        "permutations", p, "an integer",
+        [](absl::string_view v, int64_t* out) { return absl::SimpleAtoi(v, out); });
+    if (!parsed.ok()) return Fail(std::string(parsed.status().message()));
+    config.permutations = *std::move(parsed);
+  }
+  if (isatty(STDERR_FILENO)) config.input.progress = ratingd::TerminalProgress("elo-sweep");
+  auto doc = ratingd::RunEloSweep(config);
+  if (!doc.ok()) return Fail(std::string(doc.status().message()));
+  auto json = ratingd::DeterministicJson(*doc);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
 int Produce(const std::vector<std::string>& kafka) {
   ratingd::ProduceConfig config;
   config.brokers = absl::GetFlag(FLAGS_brokers);
@@ -450,6 +517,7 @@ int main(int argc, char** argv) {
   if (command == "rate") return Rate(std::move(params));
   if (command == "eval") return Eval(std::move(params));
   if (command == "generate") return Generate(std::move(params));
+  if (command == "elo-sweep") return EloSweep(params);
   if (command == "simulate") return Simulate(std::move(params));
   if (command == "suggest") return Suggest(std::move(params));
   if (command == "game") return Game(std::move(params));
@@ -457,5 +525,6 @@ int main(int argc, char** argv) {
   if (command == "tail") return Tail(kafka);
   return Fail(absl::StrCat(
       "unknown subcommand '", command,
-      "'; known: rate, eval, generate, simulate, suggest, game, produce, tail\nusage: ", kUsage));
+      "'; known: rate, eval, generate, elo-sweep, simulate, suggest, game, produce, tail\nusage: ",
+      kUsage));
 }

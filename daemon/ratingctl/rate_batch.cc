@@ -23,6 +23,29 @@ namespace {
 
 using google::protobuf::Value;
 
+// extra.sem (agent -> standard error of the mean over permutations) and
+// extra.order_agreement ([{pair: [above, below], agreement}] for each adjacent pair of the
+// ranking, best first: the fraction of permutations that end with `above` strictly higher).
+void AddPermutationSpread(absl::Span<const std::vector<double>> finals,
+                          const ratings::PermutationSummary& summary,
+                          const ratings::AgentIndex& index,
+                          google::protobuf::Map<std::string, Value>& extra) {
+  auto& sem = *extra["sem"].mutable_struct_value()->mutable_fields();
+  for (size_t a = 0; a < summary.sem.size(); ++a) {
+    sem[index.Name(static_cast<ratings::AgentId>(a))] = NumberValue(summary.sem[a]);
+  }
+  const std::vector<ratings::RankedAgent> ranked = ratings::RankByRating(summary.mean, index);
+  auto& agreement = *extra["order_agreement"].mutable_list_value();
+  for (size_t i = 0; i + 1 < ranked.size(); ++i) {
+    auto& entry = *agreement.add_values()->mutable_struct_value()->mutable_fields();
+    auto& pair = *entry["pair"].mutable_list_value();
+    *pair.add_values() = StringValue(index.Name(ranked[i].id));
+    *pair.add_values() = StringValue(index.Name(ranked[i + 1].id));
+    entry["agreement"] =
+        NumberValue(ratings::OrderAgreement(finals, ranked[i].id, ranked[i + 1].id));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> BatchMethodNames() { return {"elo-bt", "sco-batch", "sco-fy"}; }
@@ -82,7 +105,11 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     if (permuted.permutations > 0) {
       permuted.seed = config.seed;
       extra["variant"].set_string_value("permutations");
-      ASSIGN_OR_RETURN(rating, ratings::PermutedElo(votes, permuted, config.progress));
+      ASSIGN_OR_RETURN(const std::vector<std::vector<double>> finals,
+                       ratings::PermutedEloFinals(votes, permuted, config.progress));
+      ratings::PermutationSummary summary = ratings::SummarizePermutations(finals);
+      AddPermutationSpread(finals, summary, index, extra);
+      rating = std::move(summary.mean);
     } else {
       extra["variant"].set_string_value("mm");
       ASSIGN_OR_RETURN(ratings::BradleyTerryFit fit,
