@@ -14,6 +14,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "ratings/io/read_results.h"
 #include "ratings/status_macros.h"
 #include "simdjson.h"
@@ -207,13 +209,30 @@ absl::StatusOr<Battle> BattleFromJson(const simdjson::dom::object& object) {
   return battle;
 }
 
+// simdjson refuses integers beyond 64 bits, which JSON allows (a nanosecond timestamp in an
+// unread field, say). protobuf's parser reads every number as a double: rewrite the line
+// through it, so such a number reads as the double it denotes, as it did before simdjson.
+// False if protobuf refuses the line too. The rare path: only lines simdjson refused.
+bool NormaliseNumbers(absl::string_view line, std::string& normalised) {
+  google::protobuf::Struct object;
+  return google::protobuf::util::JsonStringToMessage(
+             google::protobuf::StringPiece(line.data(), line.size()), &object)
+             .ok() &&
+         google::protobuf::util::MessageToJsonString(object, &normalised).ok();
+}
+
 // Parses one line as a JSON object (simdjson validates all of it, unknown fields included)
 // and reads its battle. `parser` holds the parsed line until its next use.
 absl::StatusOr<ResultRecord> JsonLineToRecord(simdjson::dom::parser& parser, absl::string_view line,
                                               const ResultLimits& limits) {
   constexpr absl::string_view kInvalid = "invalid battle JSON (a line must be one JSON object): ";
   simdjson::dom::element document;
-  if (const simdjson::error_code error = parser.parse(line.data(), line.size()).get(document)) {
+  simdjson::error_code error = parser.parse(line.data(), line.size()).get(document);
+  std::string normalised;
+  if (error == simdjson::NUMBER_ERROR && NormaliseNumbers(line, normalised)) {
+    error = parser.parse(normalised).get(document);
+  }
+  if (error != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(absl::StrCat(kInvalid, simdjson::error_message(error)));
   }
   simdjson::dom::object object;

@@ -73,8 +73,8 @@ absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_vi
 absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
                                        const ResultLimits& limits);
 // Battles (docs/CONTRACTS.md §2.4), LMArena's pairwise comparisons: per line one JSON object
-// (parsed by protobuf's JSON utilities into a Struct; unknown fields of any type are
-// ignored, blank lines skipped) with model_a, model_b (strings), winner (model_a, model_b,
+// (parsed and fully validated by simdjson; unknown fields of any type are ignored, blank
+// lines skipped) with model_a, model_b (strings), winner (model_a, model_b,
 // tie or tie (bothbad)), optional question_id or task (string or integer), score (a number
 // in [-1, 1] whose sign agrees with winner), judge and tstamp (not read); null = absent.
 // Each line becomes the result {model_a, model_b} with ranks 1/2, 2/1 or 1/1 and weight 1,

@@ -119,6 +119,28 @@ TEST(BattlesTest, UnknownFieldsOfAnyTypeAndJudgeTstampIgnored) {
               IsOk());
 }
 
+// JSON allows integers of any length; an unread field may hold one beyond 64 bits, and a
+// question_id beyond 2^53 is refused with its own message, not as malformed JSON.
+TEST(BattlesTest, IntegersBeyondSixtyFourBits) {
+  absl::StatusOr<ReadOutput> out = ParseBattles(
+      R"({"model_a":"a","model_b":"b","winner":"model_a","tstamp":123456789012345678901234567890,)"
+      R"("meta":[-99999999999999999999999]})",
+      "u.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), 1u);
+  ExpectBattle(out->records[0], "a", 1, "b", 2);
+  EXPECT_THAT(
+      ParseBattles(
+          R"({"model_a":"a","model_b":"b","winner":"tie","question_id":123456789012345678901234})",
+          "u.jsonl", ResultLimits()),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("u.jsonl:1: question_id 1.23457e+23 is an integer beyond 2^53")));
+  // Still malformed: a number that is not one.
+  EXPECT_THAT(ParseBattles(R"({"model_a":"a","model_b":"b","winner":"tie","x":1.2.3})", "u.jsonl",
+                           ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("invalid battle JSON")));
+}
+
 TEST(BattlesTest, BlankLinesSkippedAndLineNumbersKept) {
   const std::string content =
       "\n  \t\r\n"
