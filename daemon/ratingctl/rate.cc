@@ -91,6 +91,11 @@ absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
   ASSIGN_OR_RETURN(const std::string chosen, ChoosePool(config, input.records));
   PoolRecords out;
   out.skipped_votes = input.skipped_votes;
+  if (std::all_of(input.records.begin(), input.records.end(),
+                  [&](const ratings::io::ResultRecord& r) { return r.pool == chosen; })) {
+    out.records = std::move(input.records);  // the usual case: one pool, nothing to copy
+    return out;
+  }
   for (ratings::io::ResultRecord& record : input.records) {
     if (record.pool == chosen) out.records.push_back(std::move(record));
   }

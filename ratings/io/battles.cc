@@ -1,5 +1,6 @@
 // Battles (docs/CONTRACTS.md §2.4): pairwise comparisons in LMArena's conventions, one per
 // JSONL line or CSV row, each becoming a 2-agent result.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -419,6 +420,7 @@ absl::StatusOr<ReadOutput> ParseBattles(std::string_view content_view,
   const absl::string_view content(content_view.data(), content_view.size());
   const absl::string_view filename(filename_view.data(), filename_view.size());
   ReadOutput output;
+  output.records.reserve(static_cast<size_t>(std::count(content.begin(), content.end(), '\n')) + 1);
   simdjson::dom::parser parser;
   int64_t line_number = 0;
   for (absl::string_view line : absl::StrSplit(content, '\n')) {

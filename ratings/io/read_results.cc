@@ -1,5 +1,7 @@
 #include "ratings/io/read_results.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -54,19 +56,28 @@ absl::StatusOr<Format> InferFormat(std::string_view path) {
 absl::StatusOr<std::string> ReadFileContent(const std::string& path) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (file == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", path));
-  std::string content;
-  char buffer[1 << 16];
+  // Read straight into a buffer of the file's size (no copies as a string grows), then on
+  // until the end in case the file grew; a pipe or special file reports size 0.
+  struct stat info {};
+  const size_t expected = fstat(fileno(file.get()), &info) == 0 && info.st_size > 0
+                              ? static_cast<size_t>(info.st_size)
+                              : 0;
+  std::string content(expected + (1 << 16), '\0');
+  size_t size = 0;
   while (true) {
+    if (content.size() - size < (1 << 16)) content.resize(content.size() * 2);
     errno = 0;
-    const size_t n = std::fread(buffer, 1, sizeof(buffer), file.get());
+    const size_t want = content.size() - size;
+    const size_t n = std::fread(content.data() + size, 1, want, file.get());
     const int read_errno = errno;
     // A directory opens fine on Linux; reading it fails with EISDIR.
     if (std::ferror(file.get())) {
       return absl::ErrnoToStatus(read_errno, absl::StrCat("cannot read ", path));
     }
-    content.append(buffer, n);
-    if (n < sizeof(buffer)) break;
+    size += n;
+    if (n < want) break;
   }
+  content.resize(size);
   return content;
 }
 
