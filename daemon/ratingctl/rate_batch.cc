@@ -5,8 +5,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
+#include "daemon/ratingctl/rate_intervals.h"
 #include "ratings/agent_index.h"
 #include "ratings/batch/bradley_terry.h"
 #include "ratings/batch/permuted_elo.h"
@@ -70,6 +73,8 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
   extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
 
   std::vector<double> rating;
+  IntervalParams intervals;
+  std::vector<ratings::RatingInterval> ci;  // empty without --param ci
   if (config.method == "elo-bt") {
     ratings::BradleyTerryOptions bt;
     ratings::PermutedEloOptions permuted;
@@ -84,6 +89,7 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
         .Add("permutations", &permuted.permutations)
         .Add("k", &permuted.elo.k)
         .Add("initial", &permuted.elo.initial);
+    AddIntervalParams(params, intervals, /*with_ties=*/true);
     RETURN_IF_ERROR(params.Apply(config.params));
     *extra["params"].mutable_struct_value() = params.Values();
     if (accelerate != 0 && accelerate != 1) {
@@ -95,12 +101,19 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
       return absl::InvalidArgumentError(absl::StrCat(
           "elo-bt: permutations must be >= 0 (0 = MM fit), got ", permuted.permutations));
     }
+    if (permuted.permutations > 0 && (intervals.requested() || intervals.ties != "drop")) {
+      return absl::InvalidArgumentError(
+          "elo-bt: ci and ties apply to the MM fit, not to permutations (whose spread is "
+          "extra.sem, and whose Elo counts a tie as a draw)");
+    }
     // Both variants' options are checked whichever runs, so a typo never passes silently.
     RETURN_IF_ERROR(ratings::FitBradleyTerry(0, {}, bt).status());
     RETURN_IF_ERROR(ratings::Elo::Create(permuted.elo).status());
     // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
     // pairs seen, so memory stays O(agents + pairs) (docs/CONTRACTS.md §5).
-    const std::vector<ratings::PairCount> pairs = ratings::voting::TallyPairs(votes);
+    // With ties=half a tie is half a win for each side (PairOutcomeTally, which keeps ties).
+    const std::vector<ratings::PairCount> pairs =
+        intervals.ties == "half" ? HalfTiePairs(votes) : ratings::voting::TallyPairs(votes);
     extra["pairs"] = NumberValue(static_cast<double>(pairs.size()));
     if (permuted.permutations > 0) {
       permuted.seed = config.seed;
@@ -112,8 +125,13 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
       rating = std::move(summary.mean);
     } else {
       extra["variant"].set_string_value("mm");
+      const absl::Time start = absl::Now();
       ASSIGN_OR_RETURN(ratings::BradleyTerryFit fit,
                        ratings::FitBradleyTerry(index.size(), pairs, bt, config.progress));
+      if (intervals.requested()) {
+        ASSIGN_OR_RETURN(ci, BradleyTerryIntervals(votes, fit.ratings, bt, intervals, config.seed));
+        extra["fit_seconds"] = NumberValue(absl::ToDoubleSeconds(absl::Now() - start));
+      }
       extra["iterations"] = NumberValue(static_cast<double>(fit.iterations));
       extra["converged"].set_bool_value(fit.converged);
       extra["last_change"] = NumberValue(fit.last_change);
@@ -128,10 +146,20 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
         .Add("tau", &o.tau)
         .Add("min", &o.min)
         .Add("max", &o.max);
+    AddIntervalParams(params, intervals, /*with_ties=*/false);
     RETURN_IF_ERROR(params.Apply(config.params));
     *extra["params"].mutable_struct_value() = params.Values();
+    if (intervals.ci == "sandwich") {
+      return absl::InvalidArgumentError(
+          "--param ci (sco-batch): sandwich needs a likelihood; sco-batch has bootstrap only");
+    }
     o.seed = config.seed;
+    const absl::Time start = absl::Now();
     ASSIGN_OR_RETURN(rating, ratings::SolveScoBatch(votes, o, config.progress));
+    if (intervals.requested()) {
+      ASSIGN_OR_RETURN(ci, ScoBatchIntervals(votes, o, intervals.rounds, config.seed));
+      extra["fit_seconds"] = NumberValue(absl::ToDoubleSeconds(absl::Now() - start));
+    }
   } else if (config.method == "sco-fy") {
     ratings::ScoFenchelYoungOptions o;
     ParamTable params(config.method);
@@ -156,6 +184,7 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     out->set_agent(index.Name(r.id));
     out->set_rating(r.rating);
   }
+  if (!ci.empty()) SetIntervals(ci, index, report);
   return report;
 }
 
