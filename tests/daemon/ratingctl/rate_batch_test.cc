@@ -53,7 +53,7 @@ TEST(BatchMethodsTest, EloBtOnJsonlMatchesTheClosedForm) {
   EXPECT_TRUE(extra.at("converged").bool_value());
   EXPECT_THAT(Keys(extra.at("params").struct_value()),
               UnorderedElementsAre("prior", "accelerate", "anchor", "tolerance", "max_iterations",
-                                   "permutations", "k", "initial"));
+                                   "permutations", "k", "initial", "ci", "rounds", "ties"));
   EXPECT_EQ(extra.at("params").struct_value().fields().at("prior").number_value(), 0);
 }
 
@@ -62,8 +62,8 @@ TEST(BatchMethodsTest, EveryEffectiveParamIsReported) {
   auto sco = RunRate({.method = "sco-batch", .input = path, .params = {"batch=4"}, .seed = 3});
   ASSERT_THAT(sco, IsOk()) << sco.status();
   const auto& params = sco->extra().fields().at("params").struct_value();
-  EXPECT_THAT(Keys(params),
-              UnorderedElementsAre("batch", "iterations", "alpha", "tau", "min", "max"));
+  EXPECT_THAT(Keys(params), UnorderedElementsAre("batch", "iterations", "alpha", "tau", "min",
+                                                 "max", "ci", "rounds"));
   EXPECT_EQ(params.fields().at("batch").number_value(), 4);
   EXPECT_EQ(params.fields().at("iterations").number_value(), 10000);
   EXPECT_EQ(params.fields().at("alpha").number_value(), 0.01);
