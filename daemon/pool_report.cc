@@ -56,8 +56,10 @@ absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool&
       ASSIGN_OR_RETURN(const ratings::SolveStats stats, ml->Solve());
       const std::vector<double> lottery = ml->Lottery();
       const std::vector<double> rating = ml->Ratings();
-      AddRanking(ratings::RankByProbabilityThenRating(lottery, rating, pool.index()), pool.index(),
-                 limit, report);
+      // Probabilities and ratings within the target exploitability tie (docs/MODELS.md §4).
+      AddRanking(ratings::RankByProbabilityThenRating(lottery, rating, pool.index(),
+                                                      ml->options().target_exploitability),
+                 pool.index(), limit, report);
       auto& out = *extra["lottery"].mutable_struct_value()->mutable_fields();
       for (const v1::RankedAgent& r : report.ranking()) {
         out[r.agent()] = NumberValue(lottery[*pool.index().Find(r.agent())]);

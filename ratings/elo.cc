@@ -38,8 +38,13 @@ void Elo::Update(const IndexedResult& result) {
       const double actual = result.ranks[i] < result.ranks[j]    ? 1.0
                             : result.ranks[i] == result.ranks[j] ? 0.5
                                                                  : 0.0;
-      // E_ji = 1 - E_ij, so the pair's two moves cancel and the total is conserved.
-      const double move = step * (actual - Expected(ri, rj));
+      // E_ji = 1 - E_ij, so the pair's two moves cancel and the total is conserved. The
+      // move is computed from the lower-rated agent's side (the earlier standing's on equal
+      // ratings, where both sides agree exactly): in floating point E_ij and 1 - E_ji differ
+      // in the last bit, and agents with equal ratings in the same place of a result must get
+      // bit-identical moves whatever their standing order (docs/MODELS.md §9).
+      const double move = rj < ri ? -(step * ((1.0 - actual) - Expected(rj, ri)))
+                                  : step * (actual - Expected(ri, rj));
       delta[i] += move;
       delta[j] -= move;
     }

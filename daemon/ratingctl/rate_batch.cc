@@ -75,6 +75,7 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
   std::vector<double> rating;
   IntervalParams intervals;
   std::vector<ratings::RatingInterval> ci;  // empty without --param ci
+  double tie_tolerance = 0.0;  // ratings within this many points tie (docs/MODELS.md §9)
   if (config.method == "elo-bt") {
     ratings::BradleyTerryOptions bt;
     ratings::PermutedEloOptions permuted;
@@ -136,6 +137,9 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
       extra["converged"].set_bool_value(fit.converged);
       extra["last_change"] = NumberValue(fit.last_change);
       rating = std::move(fit.ratings);
+      // The fit resolves ratings no finer than its tolerance: closer ones tie, then go by
+      // name (docs/MODELS.md §5.1).
+      tie_tolerance = bt.tolerance;
     }
   } else if (config.method == "sco-batch") {
     ratings::ScoBatchOptions o;
@@ -178,7 +182,7 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     return absl::InvalidArgumentError(
         absl::StrCat("--method: '", config.method, "' is not a batch method"));
   }
-  for (const ratings::RankedAgent& r : ratings::RankByRating(rating, index)) {
+  for (const ratings::RankedAgent& r : ratings::RankByRating(rating, index, tie_tolerance)) {
     v1::RankedAgent* out = report.add_ranking();
     out->set_rank(r.rank);
     out->set_agent(index.Name(r.id));

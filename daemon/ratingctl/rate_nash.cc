@@ -114,7 +114,9 @@ absl::StatusOr<v1::RatingReport> RateNashAveraging(
     ASSIGN_OR_RETURN(na,
                      ratings::voting::SolveNashAveraging(NormalisePerTask(matrix.scores), options));
   }
-  for (const ratings::RankedAgent& r : ratings::RankByRating(na.rating, matrix.agents)) {
+  // Ratings within `tolerance` tie, then by name (docs/MODELS.md §6, "Nash averaging").
+  for (const ratings::RankedAgent& r :
+       ratings::RankByRating(na.rating, matrix.agents, options.tolerance)) {
     v1::RankedAgent* out = report.add_ranking();
     out->set_rank(r.rank);
     out->set_agent(matrix.agents.Name(r.id));

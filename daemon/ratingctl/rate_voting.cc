@@ -186,13 +186,15 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   auto& extra = *report.mutable_extra()->mutable_fields();
   int stv_winners = 0;
 
-  if (method == "approval" || method == "plurality" || method == "borda" || method == "copeland") {
-    const std::vector<double> score = method == "approval"
-                                          ? voting::ApprovalScores(e.votes, params.k)
-                                      : method == "plurality" ? voting::PluralityScores(e.votes)
-                                      : method == "borda"     ? voting::BordaScores(e.votes)
-                                                              : voting::CopelandScores(tally);
-    AddRanked(ratings::RankByRating(score, index), index, report);
+  if (method == "approval" || method == "plurality" || method == "borda") {
+    // Counted and compared exactly, ties by name (docs/MODELS.md §6).
+    AddOrder(method == "approval"    ? voting::Approval(e.votes, params.k, priority)
+             : method == "plurality" ? voting::Plurality(e.votes, priority)
+                                     : voting::Borda(e.votes, priority),
+             index, report);
+  } else if (method == "copeland") {
+    // Wins and half ties: small multiples of 1/2, exact in a double.
+    AddRanked(ratings::RankByRating(voting::CopelandScores(tally), index), index, report);
   } else if (method == "stv") {
     ASSIGN_OR_RETURN(const voting::StvOutcome stv,
                      voting::Stv(e.votes, {.winners = params.winners}, priority));
@@ -210,7 +212,10 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
     if (method == "ml-exact") {
       ASSIGN_OR_RETURN(const voting::ExactLottery ml,
                        voting::SolveMaximalLottery(margins, params.lottery));
-      AddRanked(ratings::RankByProbabilityThenRating(ml.lottery, ml.rating, index), index, report);
+      // Probabilities and ratings within `tolerance` tie (docs/MODELS.md §6).
+      AddRanked(ratings::RankByProbabilityThenRating(ml.lottery, ml.rating, index,
+                                                     params.lottery.tolerance),
+                index, report);
       *extra["lottery"].mutable_struct_value() = ByName(ml.lottery, index);
       extra["exploitability"] = NumberValue(ml.exploitability);
       extra["unique"].set_bool_value(ml.unique);
@@ -218,22 +223,27 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
     } else {
       ASSIGN_OR_RETURN(const voting::ImlOutcome iml,
                        voting::IterativeMaximalLotteries(margins, params.lottery));
-      AddRanked(ratings::RankByRating(iml.score, index), index, report);
+      // Scores (and, in the levels, probabilities) within `tolerance` tie, then by name
+      // (docs/MODELS.md §6).
+      const double tolerance = params.lottery.tolerance;
+      AddRanked(ratings::RankByRating(iml.score, index, tolerance), index, report);
       Value& levels = extra["levels"];
       levels.mutable_list_value();
-      for (auto level : iml.levels) {
-        // Probability descending, then agent id (the report's tie-break).
-        std::sort(level.begin(), level.end(), [&](const auto& x, const auto& y) {
-          if (x.second != y.second) return x.second > y.second;
-          return index.Name(x.first) < index.Name(y.first);
-        });
+      std::vector<double> probability(index.size(), 0.0);
+      for (const auto& level : iml.levels) {
+        std::vector<ratings::AgentId> agents;
+        for (const auto& [agent, p] : level) {
+          agents.push_back(agent);
+          probability[agent] = p;
+        }
+        ratings::SortByValue(agents, probability, index, tolerance);
         Value* out = levels.mutable_list_value()->add_values();
         out->mutable_list_value();
-        for (const auto& [agent, probability] : level) {
+        for (ratings::AgentId agent : agents) {
           auto& entry =
               *out->mutable_list_value()->add_values()->mutable_struct_value()->mutable_fields();
           entry["agent"].set_string_value(index.Name(agent));
-          entry["probability"] = NumberValue(probability);
+          entry["probability"] = NumberValue(probability[agent]);
         }
       }
       extra["exploitability"] = NumberValue(iml.exploitability);

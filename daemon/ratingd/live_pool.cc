@@ -294,8 +294,9 @@ MlSolution LivePool::Solve(MlJob job) {
 
 v1::RankingDelta LivePool::AcceptMlSolution(const MlSolution& solution) {
   const ratings::Pool& copy = *solution.job.copy;
-  const std::vector<ratings::RankedAgent> ranked =
-      ratings::RankByProbabilityThenRating(solution.lottery, solution.rating, copy.index());
+  // Probabilities and ratings within the target exploitability tie (docs/MODELS.md §4).
+  const std::vector<ratings::RankedAgent> ranked = ratings::RankByProbabilityThenRating(
+      solution.lottery, solution.rating, copy.index(), copy.ml()->options().target_exploitability);
   v1::RankingDelta delta;
   delta.set_pool(name_);
   delta.set_model(std::string(ratings::ModelName(ratings::Model::kMl)));

@@ -1,6 +1,8 @@
 #include "ratings/voting/batch_tally.h"
 
 #include <algorithm>
+#include <numeric>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -16,7 +18,21 @@ BatchTally::BatchTally(size_t agents, const BatchTallyOptions& options)
 BatchTally BatchTally::FromVotes(const VoteSet& votes, const BatchTallyOptions& options) {
   BatchTally tally(votes.num_agents(), options);
   // Each pair of a vote adds once, so N does not depend on the order of a vote's standings.
-  for (size_t v = 0; v < votes.size(); ++v) tally.Add(votes[v]);
+  // The votes are added by weight ascending, so every N(a, b) sums its weights in ascending
+  // order: two counts with the same weights are bit-identical whatever the order of the
+  // votes, and exact ties stay exact for the rules that compare counts (docs/MODELS.md §9).
+  // Equal weights (the usual case) need no sort: their sums do not depend on the order.
+  bool equal = true;
+  for (size_t v = 1; v < votes.size() && equal; ++v) equal = votes.Weight(v) == votes.Weight(0);
+  if (equal) {
+    for (size_t v = 0; v < votes.size(); ++v) tally.Add(votes[v]);
+    return tally;
+  }
+  std::vector<size_t> by_weight(votes.size());
+  std::iota(by_weight.begin(), by_weight.end(), size_t{0});
+  std::stable_sort(by_weight.begin(), by_weight.end(),
+                   [&](size_t x, size_t y) { return votes.Weight(x) < votes.Weight(y); });
+  for (size_t v : by_weight) tally.Add(votes[v]);
   return tally;
 }
 

@@ -26,11 +26,13 @@ struct BatchTallyOptions {
 };
 
 // Not thread-safe; one owner. Add() is O(k^2) per result of k agents (ties add nothing,
-// docs/MODELS.md §1). Deterministic: sums are accumulated in Add() order, and Pairs() is sorted.
+// docs/MODELS.md §1). Deterministic: sums are accumulated in Add() order (FromVotes: by weight
+// ascending), and Pairs() is sorted.
 class BatchTally {
  public:
   BatchTally(size_t agents, const BatchTallyOptions& options = {});
-  // The tally of every vote of `votes`, over votes.num_agents() agents.
+  // The tally of every vote of `votes`, over votes.num_agents() agents, added by weight
+  // ascending: each N(a, b) depends only on the weights it sums, not on the votes' order.
   static BatchTally FromVotes(const VoteSet& votes, const BatchTallyOptions& options = {});
 
   // Adds the result's weight to N(a, b) for every pair with a strictly above b.

@@ -1,6 +1,7 @@
 #include "ratings/voting/exact_lottery.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -32,8 +33,12 @@ absl::StatusOr<ExactLottery> SolveMaximalLottery(const Eigen::MatrixXd& margins,
     out.unique = m == 1;
     return out;
   }
-  const Eigen::MatrixXd a = margins / scale;
   const double tol = options.tolerance;
+  // Normalised margins within the tolerance of 0 are ties (docs/MODELS.md §6): below what the
+  // LP resolves, and rounding residue of the counts (weights 0.1 + 0.2 against 0.3 leave
+  // 5.6e-17), which would otherwise split exchangeable agents by solver noise.
+  const Eigen::MatrixXd a =
+      (margins / scale).unaryExpr([tol](double x) { return std::abs(x) <= tol ? 0.0 : x; });
 
   // Step 1.
   StrategyLp lp(a, "the maximal-lottery LP");

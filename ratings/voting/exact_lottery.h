@@ -15,7 +15,8 @@ namespace ratings::voting {
 
 struct ExactLotteryOptions {
   // Probabilities and column payoffs (M scaled to max|M| = 1) at most this are zero when
-  // telling the support from the rest. Default 1e-9.
+  // telling the support from the rest, and so are scaled margins |M(a,b)| / max|M| (ties).
+  // Default 1e-9.
   double tolerance = 1e-9;
   // Larger margin games are refused (InvalidArgument): the LP is dense. Default 4096.
   size_t max_agents = 4096;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -61,6 +62,25 @@ std::vector<std::vector<AgentId>> MajorityComponents(const Eigen::MatrixXd& n) {
   return components;
 }
 
+// Whether every sum of entries of `nn` (k x k) is exact in double: all entries are multiples
+// of one power of two 2^g and their total is below 2^(53 + g) (integer weights totalling
+// less than 2^53, for instance).
+template <typename Entry>
+bool SumsAreExact(size_t k, const Entry& nn, double total) {
+  int g = std::numeric_limits<int>::max();
+  for (size_t i = 0; i < k; ++i) {
+    for (size_t j = 0; j < k; ++j) {
+      const double x = nn(i, j);
+      if (x == 0.0) continue;
+      int e = 0;
+      const double mantissa = std::frexp(std::abs(x), &e);  // x = mantissa 2^e, in [1/2, 1)
+      const auto bits = static_cast<uint64_t>(std::ldexp(mantissa, 53));
+      g = std::min(g, e - 53 + __builtin_ctzll(bits));
+    }
+  }
+  return g == std::numeric_limits<int>::max() || total < std::ldexp(1.0, 53 + g);
+}
+
 // The optimal order of `agents` (< 32 of them) among themselves, first by priority
 // position by position among the optimal ones.
 std::vector<AgentId> SolveComponent(const Eigen::MatrixXd& n, const std::vector<AgentId>& agents,
@@ -87,11 +107,14 @@ std::vector<AgentId> SolveComponent(const Eigen::MatrixXd& n, const std::vector<
     g[set] = best;
     if (set == full) break;
   }
-  double scale = 1.0;
+  double total = 0.0;
   for (size_t i = 0; i < k; ++i) {
-    for (size_t j = 0; j < k; ++j) scale += std::abs(nn(i, j));
+    for (size_t j = 0; j < k; ++j) total += std::abs(nn(i, j));
   }
-  const double tolerance = 1e-9 * scale;
+  // Exact values compare exactly (docs/MODELS.md §6, "Kemeny"): a relative tolerance would
+  // accept an order worse by a whole vote once the counts pass 1e9; otherwise orders within
+  // 1e-9 relative of the optimum tie, the summation order's rounding being below that.
+  const double tolerance = SumsAreExact(k, nn, total) ? 0.0 : 1e-9 * (total + 1.0);
   std::vector<AgentId> order;
   uint32_t set = full;
   while (set != 0) {

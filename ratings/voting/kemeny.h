@@ -32,7 +32,9 @@ struct KemenyOutcome {
 // Condorcet criterion, Truchon 1998: moving such a block up only gains). Each component
 // is solved by a dynamic program over its subsets: g(S) = max over the first agent a of S
 // of sum_{b in S, b != a} N(a, b) + g(S \ {a}). Among optimal orders the one chosen is the
-// first in priority order position by position (ties within 1e-9 relative).
+// first in priority order position by position: values compared exactly when every sum of
+// the component's counts is exact in double (counts on one binary grid, e.g. integers,
+// totalling below 2^53), otherwise within 1e-9 of the counts' total (docs/MODELS.md §6).
 // InvalidArgument when the largest component exceeds options.max_agents, naming it.
 absl::StatusOr<KemenyOutcome> Kemeny(const Eigen::MatrixXd& n, const KemenyOptions& options,
                                      Priority priority);

@@ -33,12 +33,20 @@ struct StvOutcome {
 // join the losers (most votes first).
 // Ties between candidates: the one with the lower priority value is elected first and
 // eliminated last.
+// Exact count (docs/MODELS.md §6, §9): ballot values and tallies are integers of
+// u = 1/(2520 * 10^9) vote: each weight is rounded to the nearest u (exact with up to 9
+// decimals), a ballot split over t tied hopefuls gives each value / t rounded down to a u
+// (exact for a whole vote and t <= 10), and a surplus transfer keeps floor(share * tv / 10^9)
+// of each share, tv = floor(10^9 (votes - quota) / votes) (the transfer value truncated to 9
+// decimals, as statutory STV counts truncate). Tallies are then sums of integers, compared
+// exactly: equal tallies always fall to the priority.
 // Score: winners 2m - i_w (i_w = index among winners), losers m - i_l (i_l = index
 // among losers, best first), plus the appendix's ".X" suffix (X = votes held when
 // decided) as X / 10^d, where d is the number of decimal digits of floor(n): the
 // concatenation of the appendix with X zero-padded to n's width, so it is monotone and
 // below 1 (pentathlon: 6.3, 3.2, 2.1).
-// InvalidArgument if options.winners < 0 or > m, or the total weight is not finite.
+// InvalidArgument if options.winners < 0 or > m, or the total weight is not finite or
+// above 3.9e15 (the fixed-point range).
 // Priority size must be m.
 absl::StatusOr<StvOutcome> Stv(const VoteSet& ballots, const StvOptions& options,
                                Priority priority);

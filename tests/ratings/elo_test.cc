@@ -78,6 +78,21 @@ TEST(EloTest, ThreeNewcomersOneWinnerTwoTied) {
   EXPECT_DOUBLE_EQ(elo.Rating(2), 1492.0);
 }
 
+// Two agents with equal ratings and equal ranks in one result must move by exactly the same
+// amount, wherever they stand (docs/MODELS.md §9). B and C at 1486.5639102457494 tie above X
+// at 1500.6571137389083, standings B, X, C: each gains 16 * (1 - E(B, X)), but E(B, X) and
+// 1 - E(X, C) differ in the last bit (B 1494.8882403840116, C 1494.8882403840119 when each
+// pair was computed from its first standing's side). Moves come from the lower-rated side.
+TEST(EloTest, EqualAgentsInTheSamePlaceMoveIdentically) {
+  Elo elo = MakeElo();
+  ASSERT_TRUE(elo.Restore({1486.5639102457494, 1500.6571137389083, 1486.5639102457494}).ok());
+  Play(elo, {0, 1, 2}, {1, 2, 1});
+  EXPECT_EQ(elo.Rating(0), elo.Rating(2));
+  EXPECT_NEAR(elo.Rating(0), 1494.8882403840116, 1e-9);
+  EXPECT_NEAR(elo.Rating(0) + elo.Rating(1) + elo.Rating(2),
+              2 * 1486.5639102457494 + 1500.6571137389083, 1e-9);
+}
+
 TEST(EloTest, WeightScalesTheStep) {
   for (const auto& [weight, expected] :
        std::vector<std::pair<double, double>>{{2.0, 1532.0}, {0.5, 1508.0}, {0.25, 1504.0}}) {
