@@ -1,6 +1,7 @@
 #include "daemon/ratingctl/rate_batch.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -113,8 +114,11 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
     // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
     // pairs seen, so memory stays O(agents + pairs) (docs/CONTRACTS.md §5).
     // With ties=half a tie is half a win for each side (PairOutcomeTally, which keeps ties).
+    // Only when needed: it costs a pass over the votes with a hash lookup per pair.
+    std::optional<ratings::PairOutcomeTally> outcomes;
+    if (intervals.ties == "half" || intervals.requested()) outcomes.emplace(votes);
     const std::vector<ratings::PairCount> pairs =
-        intervals.ties == "half" ? HalfTiePairs(votes) : ratings::voting::TallyPairs(votes);
+        intervals.ties == "half" ? HalfTiePairs(*outcomes) : ratings::voting::TallyPairs(votes);
     extra["pairs"] = NumberValue(static_cast<double>(pairs.size()));
     if (permuted.permutations > 0) {
       permuted.seed = config.seed;
@@ -130,7 +134,8 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
       ASSIGN_OR_RETURN(ratings::BradleyTerryFit fit,
                        ratings::FitBradleyTerry(index.size(), pairs, bt, config.progress));
       if (intervals.requested()) {
-        ASSIGN_OR_RETURN(ci, BradleyTerryIntervals(votes, fit.ratings, bt, intervals, config.seed));
+        ASSIGN_OR_RETURN(ci, BradleyTerryIntervals(*outcomes, votes.size(), fit.ratings, bt,
+                                                   intervals, config.seed));
         extra["fit_seconds"] = NumberValue(absl::ToDoubleSeconds(absl::Now() - start));
       }
       extra["iterations"] = NumberValue(static_cast<double>(fit.iterations));

@@ -7,7 +7,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
-#include "ratings/batch/pair_outcomes.h"
 
 namespace ratingd {
 namespace {
@@ -71,15 +70,14 @@ void AddIntervalParams(ParamTable& table, IntervalParams& params, bool with_ties
       [&params] { return StringValue(params.ties); });
 }
 
-std::vector<ratings::PairCount> HalfTiePairs(const ratings::VoteSet& votes) {
-  return ToPairCounts(ratings::PairOutcomeTally(votes).Tally(), /*half_ties=*/true);
+std::vector<ratings::PairCount> HalfTiePairs(const ratings::PairOutcomeTally& tally) {
+  return ToPairCounts(tally.Tally(), /*half_ties=*/true);
 }
 
 absl::StatusOr<std::vector<ratings::RatingInterval>> BradleyTerryIntervals(
-    const ratings::VoteSet& votes, absl::Span<const double> ratings,
+    const ratings::PairOutcomeTally& tally, size_t votes, absl::Span<const double> ratings,
     const ratings::BradleyTerryOptions& bt, const IntervalParams& params, uint64_t seed) {
   const bool half_ties = params.ties == "half";
-  const ratings::PairOutcomeTally tally(votes);
   if (params.ci == "sandwich") {
     std::vector<ratings::PairOutcomes> outcomes = tally.Tally();
     if (!half_ties) {
@@ -91,7 +89,7 @@ absl::StatusOr<std::vector<ratings::RatingInterval>> BradleyTerryIntervals(
   warm.start.assign(ratings.begin(), ratings.end());
   const size_t agents = ratings.size();
   return ratings::BootstrapIntervals(
-      votes.size(),
+      votes,
       [&](absl::Span<const uint32_t> times) -> absl::StatusOr<std::vector<double>> {
         absl::StatusOr<ratings::BradleyTerryFit> fit =
             ratings::FitBradleyTerry(agents, ToPairCounts(tally.Tally(times), half_ties), warm);

@@ -12,6 +12,7 @@
 #include "ratingd/v1/report.pb.h"
 #include "ratings/agent_index.h"
 #include "ratings/batch/bradley_terry.h"
+#include "ratings/batch/pair_outcomes.h"
 #include "ratings/batch/rating_intervals.h"
 #include "ratings/batch/sco_batch.h"
 #include "ratings/batch/vote_set.h"
@@ -32,12 +33,13 @@ void AddIntervalParams(ParamTable& table, IntervalParams& params, bool with_ties
 // The 95% rating intervals of an elo-bt fit (`ratings`, of `votes` with `bt`): the sandwich
 // on the pair outcomes, or a bootstrap refitting `rounds` resamples of the results from the
 // fit (seeded by `seed`). Ties count as params.ties says.
+// `tally` is the votes' PairOutcomeTally.
 absl::StatusOr<std::vector<ratings::RatingInterval>> BradleyTerryIntervals(
-    const ratings::VoteSet& votes, absl::Span<const double> ratings,
+    const ratings::PairOutcomeTally& tally, size_t votes, absl::Span<const double> ratings,
     const ratings::BradleyTerryOptions& bt, const IntervalParams& params, uint64_t seed);
 
-// The pair counts elo-bt fits: strict wins, plus half of each tie with ties=half.
-std::vector<ratings::PairCount> HalfTiePairs(const ratings::VoteSet& votes);
+// The pair counts elo-bt fits with ties=half: strict wins plus half of each tie.
+std::vector<ratings::PairCount> HalfTiePairs(const ratings::PairOutcomeTally& tally);
 
 // sco-batch's percentile bootstrap: each round solves the results resampled with
 // replacement, with the solve's seed moved by the round.
