@@ -141,6 +141,47 @@ TEST(BattlesTest, IntegersBeyondSixtyFourBits) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("invalid battle JSON")));
 }
 
+// A file of more than 1 MiB is parsed in two halves on two threads: records, line numbers
+// (blank lines counted) and game ids must be those of one pass, and the error reported the
+// first in file order.
+TEST(BattlesTest, LargeFilesReadAsInOnePass) {
+  std::string content;
+  const int kLines = 30000;  // about 2 MB
+  for (int i = 1; i <= kLines; ++i) {
+    if (i % 1000 == 0) {
+      content += "\n";  // a blank line every 1000
+      continue;
+    }
+    absl::StrAppend(&content, R"({"model_a":"m)", i % 7, R"(","model_b":"x","winner":")",
+                    i % 2 == 0 ? "model_a" : "tie", R"(","question_id":")", i,
+                    R"(","conversation":"padding padding padding"})", "\n");
+  }
+  ASSERT_GT(content.size(), size_t{1} << 20);
+  absl::StatusOr<ReadOutput> out = ParseBattles(content, "dir/big.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_EQ(out->records.size(), static_cast<size_t>(kLines - kLines / 1000));
+  int64_t expected_line = 0;
+  for (const ResultRecord& r : out->records) {
+    ++expected_line;
+    if (expected_line % 1000 == 0) ++expected_line;
+    ASSERT_EQ(r.line, expected_line);
+    ASSERT_EQ(r.game_id, absl::StrCat("big.jsonl:", expected_line));
+    ASSERT_EQ(r.task, absl::StrCat(expected_line));
+    ASSERT_EQ(r.result.standings[0].agent, absl::StrCat("m", expected_line % 7));
+  }
+  // Errors near the end, and in both halves: the first in file order is reported.
+  std::string late = content;
+  late.replace(late.rfind("\"x\""), 3, "\"m4\"");  // line 29999: model_b = model_a
+  EXPECT_THAT(ParseBattles(late, "big.jsonl", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("big.jsonl:29999: model_a and model_b are both 'm4'")));
+  std::string both = late;
+  both.replace(both.find("\"tie\""), 5, "\"Tie\"");  // line 1
+  EXPECT_THAT(
+      ParseBattles(both, "big.jsonl", ResultLimits()),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("big.jsonl:1: unknown winner")));
+}
+
 TEST(BattlesTest, BlankLinesSkippedAndLineNumbersKept) {
   const std::string content =
       "\n  \t\r\n"
