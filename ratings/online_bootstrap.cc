@@ -1,0 +1,263 @@
+#include "ratings/online_bootstrap.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <utility>
+
+#include "Eigen/Core"
+#include "absl/strings/str_cat.h"
+#include "ratings/sco_internal.h"
+#include "ratings/status_macros.h"
+
+namespace ratings {
+namespace {
+
+// Rows are padded to a multiple of 8 doubles: whole packets for SSE2, AVX and AVX-512, so
+// every replica goes through the same vectorised code (no scalar tail computing the last
+// replicas with other rounding).
+constexpr size_t kPacket = 8;
+
+using Row = Eigen::Map<Eigen::ArrayXd>;
+using ConstRow = Eigen::Map<const Eigen::ArrayXd>;
+// A row's worth of temporaries on the stack (no allocation per pair).
+using Lanes = Eigen::Array<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxReplicas, 1>;
+
+// ceil(P(X <= k) · 2^32) for X ~ Poisson(1), k = 0..11 (P(X <= 12) · 2^32 rounds to 2^32):
+// u < T[0] gives 0, T[k-1] <= u < T[k] gives k. Checked against an independent computation
+// in tests/ratings/online_bootstrap_test.cc.
+constexpr std::array<uint64_t, 12> kPoissonThresholds = {
+    1580030169u, 3160060338u, 3950075422u, 4213413784u, 4279248374u, 4292415292u,
+    4294609778u, 4294923277u, 4294962464u, 4294966818u, 4294967253u, 4294967293u};
+
+uint64_t SplitMix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+uint64_t NameSeed(absl::string_view name) {
+  uint64_t hash = 0xCBF29CE484222325u;  // FNV-1a, 64-bit offset basis and prime
+  for (const char c : name) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001B3u;
+  }
+  return hash;
+}
+
+uint32_t PoissonOne(uint32_t bits) {
+  uint32_t count = 0;
+  for (const uint64_t threshold : kPoissonThresholds) count += bits >= threshold ? 1 : 0;
+  return count;
+}
+
+void DrawCounts(uint64_t seed, uint64_t index, absl::Span<uint32_t> counts) {
+  // The stream of result `index` starts from a mix of both, so neighbouring indices and
+  // seeds give unrelated streams.
+  uint64_t mixer = index;
+  uint64_t state = seed ^ SplitMix64(mixer);
+  for (size_t r = 0; r < counts.size(); r += 2) {
+    const uint64_t bits = SplitMix64(state);
+    counts[r] = PoissonOne(static_cast<uint32_t>(bits));
+    if (r + 1 < counts.size()) counts[r + 1] = PoissonOne(static_cast<uint32_t>(bits >> 32));
+  }
+}
+
+OnlineBootstrap::OnlineBootstrap(const OnlineBootstrapOptions& options,
+                                 const std::optional<EloOptions>& elo,
+                                 const std::optional<ScoOptions>& sco)
+    : options_(options),
+      elo_options_(elo),
+      sco_options_(sco),
+      stride_((options.replicas + kPacket - 1) / kPacket * kPacket),
+      counts_(options.replicas),
+      weights_(stride_, 0.0) {}
+
+absl::StatusOr<OnlineBootstrap> OnlineBootstrap::Create(const OnlineBootstrapOptions& options,
+                                                        const std::optional<EloOptions>& elo,
+                                                        const std::optional<ScoOptions>& sco) {
+  if (options.replicas < 2 || options.replicas > kMaxReplicas) {
+    return absl::InvalidArgumentError(absl::StrCat("bootstrap: replicas must be in 2..",
+                                                   kMaxReplicas, ", got ", options.replicas));
+  }
+  if (!elo && !sco) return absl::InvalidArgumentError("bootstrap: neither elo nor sco is on");
+  if (elo) RETURN_IF_ERROR(Elo::Create(*elo).status());
+  if (sco) RETURN_IF_ERROR(Sco::Create(*sco).status());
+  return OnlineBootstrap(options, elo, sco);
+}
+
+void OnlineBootstrap::Resize(size_t n) {
+  if (n <= size_) return;
+  // Padding lanes start at the same value as the replicas; with weight 0 they never move.
+  if (elo_options_) elo_.resize(n * stride_, elo_options_->initial);
+  if (sco_options_) sco_.resize(n * stride_, (sco_options_->min + sco_options_->max) / 2);
+  size_ = n;
+}
+
+void OnlineBootstrap::Update(const IndexedResult& result, uint64_t index) {
+  DrawCounts(options_.seed, index, absl::MakeSpan(counts_));
+  for (size_t r = 0; r < counts_.size(); ++r) {
+    weights_[r] = result.weight * static_cast<double>(counts_[r]);
+  }
+  moves_.assign(result.size() * stride_, 0.0);
+  if (elo_options_) UpdateElo(result);
+  if (sco_options_) UpdateSco(result);
+}
+
+void OnlineBootstrap::UpdateElo(const IndexedResult& result) {
+  // Elo::Update with replica r's weight, lane by lane: each pair moves by
+  // K w_r / (k-1) · (S - E), from the lower-rated side of each replica as Elo::Update does.
+  // 10^(d/400) is computed as exp(d · ln10/400), Eigen's vectorised exp.
+  const size_t k = result.size();
+  const Lanes step = ConstRow(weights_.data(), static_cast<Eigen::Index>(stride_)) *
+                     (elo_options_->k / static_cast<double>(k - 1));
+  const double scale = std::numbers::ln10 / 400.0;
+  const auto row = [&](std::vector<double>& v, size_t i) {
+    return Row(v.data() + i * stride_, static_cast<Eigen::Index>(stride_));
+  };
+  for (size_t i = 0; i < k; ++i) {
+    const Row ri = row(elo_, result.agents[i]);
+    for (size_t j = i + 1; j < k; ++j) {
+      const Row rj = row(elo_, result.agents[j]);
+      const double actual = result.ranks[i] < result.ranks[j]    ? 1.0
+                            : result.ranks[i] == result.ranks[j] ? 0.5
+                                                                 : 0.0;
+      const Lanes d = rj - ri;
+      // The lower-rated side's expected score, the same expression whichever side it is.
+      const Lanes expected = 1.0 / (1.0 + (d.abs() * scale).exp());
+      const Lanes move =
+          (d < 0.0).select(-(step * ((1.0 - actual) - expected)), step * (actual - expected));
+      row(moves_, i) += move;
+      row(moves_, j) -= move;
+    }
+  }
+  for (size_t i = 0; i < k; ++i) row(elo_, result.agents[i]) += row(moves_, i);
+  std::fill(moves_.begin(), moves_.end(), 0.0);
+}
+
+void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
+  // Sco::Update with replica r's weight: for a strictly above b, s = sigma((theta_b -
+  // theta_a)/tau), theta_a += alpha w_r s(1-s)/tau, theta_b -= the same; then clip.
+  const ScoOptions& o = *sco_options_;
+  const Lanes rate =
+      ConstRow(weights_.data(), static_cast<Eigen::Index>(stride_)) * (o.alpha / o.tau);
+  const auto row = [&](std::vector<double>& v, size_t i) {
+    return Row(v.data() + i * stride_, static_cast<Eigen::Index>(stride_));
+  };
+  sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
+    const Lanes x = (row(sco_, result.agents[b]) - row(sco_, result.agents[a])) / o.tau;
+    const Lanes s = 1.0 / (1.0 + (-x).exp());
+    const Lanes move = rate * s * (1.0 - s);
+    row(moves_, a) += move;
+    row(moves_, b) -= move;
+  });
+  for (size_t i = 0; i < result.size(); ++i) {
+    Row theta = row(sco_, result.agents[i]);
+    theta = (theta + row(moves_, i)).max(o.min).min(o.max);
+  }
+}
+
+std::vector<RatingInterval> OnlineBootstrap::Intervals(const std::vector<double>& replicas,
+                                                       absl::Span<const double> point, double min,
+                                                       double max) const {
+  std::vector<RatingInterval> out(size_);
+  const auto r = static_cast<Eigen::Index>(options_.replicas);
+  for (size_t a = 0; a < size_; ++a) {
+    const ConstRow x(replicas.data() + a * stride_, r);
+    const double mean = x.mean();
+    const double sd = std::sqrt((x - mean).square().sum() / static_cast<double>(r - 1));
+    out[a].low = std::max(min, point[a] - kZ95 * sd);
+    out[a].high = std::min(max, point[a] + kZ95 * sd);
+  }
+  return out;
+}
+
+std::vector<RatingInterval> OnlineBootstrap::EloIntervals(absl::Span<const double> point) const {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  return Intervals(elo_, point, -kInf, kInf);
+}
+
+std::vector<RatingInterval> OnlineBootstrap::ScoIntervals(absl::Span<const double> point) const {
+  return Intervals(sco_, point, sco_options_->min, sco_options_->max);
+}
+
+absl::Span<const double> OnlineBootstrap::EloReplicas(AgentId a) const {
+  return absl::MakeConstSpan(elo_).subspan(a * stride_, options_.replicas);
+}
+
+absl::Span<const double> OnlineBootstrap::ScoReplicas(AgentId a) const {
+  return absl::MakeConstSpan(sco_).subspan(a * stride_, options_.replicas);
+}
+
+OnlineBootstrapState OnlineBootstrap::ExportState() const {
+  OnlineBootstrapState state;
+  state.replicas = options_.replicas;
+  const auto compact = [&](const std::vector<double>& padded, std::vector<double>& out) {
+    out.reserve(size_ * options_.replicas);
+    for (size_t a = 0; a < size_; ++a) {
+      out.insert(out.end(), padded.begin() + static_cast<std::ptrdiff_t>(a * stride_),
+                 padded.begin() + static_cast<std::ptrdiff_t>(a * stride_ + options_.replicas));
+    }
+  };
+  if (elo_options_) compact(elo_, state.elo);
+  if (sco_options_) compact(sco_, state.sco);
+  return state;
+}
+
+absl::Status OnlineBootstrap::RestoreModel(const char* model, const std::vector<double>& values,
+                                           bool on, double min, double max,
+                                           std::vector<double>& into) const {
+  const size_t want = on ? size_ * options_.replicas : 0;
+  if (values.size() != want) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bootstrap: ", model, ": ", values.size(), " replica ratings for ", want));
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!(values[i] >= min && values[i] <= max)) {
+      return absl::InvalidArgumentError(absl::StrCat("bootstrap: ", model, ": replica ",
+                                                     i % options_.replicas, " of agent #",
+                                                     i / options_.replicas, " is ", values[i]));
+    }
+  }
+  for (size_t a = 0; a < size_ && on; ++a) {
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(a * options_.replicas),
+                options_.replicas, into.begin() + static_cast<std::ptrdiff_t>(a * stride_));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OnlineBootstrap::Restore(const OnlineBootstrapState& state) {
+  if (state.replicas != options_.replicas) {
+    return absl::InvalidArgumentError(absl::StrCat("bootstrap: the state has ", state.replicas,
+                                                   " replicas, this run ", options_.replicas));
+  }
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // Checked into copies first, so a bad state leaves the replicas as they were.
+  std::vector<double> elo = elo_;
+  std::vector<double> sco = sco_;
+  RETURN_IF_ERROR(RestoreModel("elo", state.elo, has_elo(), -kInf, kInf, elo));
+  RETURN_IF_ERROR(RestoreModel("sco", state.sco, has_sco(), has_sco() ? sco_options_->min : 0,
+                               has_sco() ? sco_options_->max : 0, sco));
+  elo_ = std::move(elo);
+  sco_ = std::move(sco);
+  return absl::OkStatus();
+}
+
+absl::Status OnlineBootstrap::StartAtPoint(absl::Span<const double> elo,
+                                           absl::Span<const double> sco) {
+  OnlineBootstrapState state;
+  state.replicas = options_.replicas;
+  const auto spread = [&](absl::Span<const double> point, std::vector<double>& out) {
+    for (const double rating : point) out.insert(out.end(), options_.replicas, rating);
+  };
+  spread(elo, state.elo);
+  spread(sco, state.sco);
+  return Restore(state);
+}
+
+}  // namespace ratings

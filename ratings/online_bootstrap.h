@@ -1,0 +1,127 @@
+// Live uncertainty of the online models (docs/MODELS.md §5.6): R online bootstrap replicas of
+// Elo and SCO, each fed every result with its own Poisson(1) weight (the online bagging of
+// Oza and Russell [OB]; Poisson(1) counts approximate the multinomial counts of a bootstrap
+// resample). The spread of an agent's replica ratings estimates the sampling spread of its
+// rating, so the 95% interval is the point rating ± 1.96 standard deviations of its replicas.
+//
+//   OnlineBootstrap b = *OnlineBootstrap::Create({.replicas = 16, .seed = NameSeed("chess")},
+//                                                elo_options, sco_options);
+//   b.Resize(n);
+//   b.Update(indexed_result, results_before_it);   // the same draws on every replay
+//   std::vector<RatingInterval> ci = b.EloIntervals(elo.ratings());
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "ratings/batch/rating_intervals.h"
+#include "ratings/elo.h"
+#include "ratings/result.h"
+#include "ratings/sco.h"
+
+namespace ratings {
+
+// Replicas allowed: 0 (off) or 2..kMaxReplicas (one replica has no spread).
+inline constexpr uint32_t kMaxReplicas = 256;
+
+struct OnlineBootstrapOptions {
+  uint32_t replicas = 16;
+  // Every draw is a function of (seed, result index, replica): ratingd seeds a pool by
+  // NameSeed(pool name), so a replay of the same results draws the same weights.
+  uint64_t seed = 0;
+};
+
+// Everything that determines the replicas' future, for snapshots: agent-major ratings
+// (agent a's replicas at [a * replicas, (a + 1) * replicas)); empty for a model that is off.
+struct OnlineBootstrapState {
+  uint32_t replicas = 0;
+  std::vector<double> elo = {};
+  std::vector<double> sco = {};
+};
+
+// A stable 64-bit seed from a name (FNV-1a), the same on every platform and run.
+uint64_t NameSeed(absl::string_view name);
+
+// A Poisson(1) count from 32 uniform bits, by inversion against the distribution's
+// cumulative probabilities rounded to multiples of 2^-32: each count's probability is
+// exact to 2^-32; counts above 12 (probability 6e-11) are never drawn.
+uint32_t PoissonOne(uint32_t bits);
+
+// The Poisson(1) counts of result `index` for replicas 0..counts.size()-1: SplitMix64
+// from (seed, index), two 32-bit draws per output.
+void DrawCounts(uint64_t seed, uint64_t index, absl::Span<uint32_t> counts);
+
+// Not thread-safe; one owner. Memory: 8 bytes per agent, replica and model on. Update()
+// costs O(k^2 R), vectorised across the replicas; it touches only the result's agents.
+class OnlineBootstrap {
+ public:
+  // InvalidArgument unless replicas is in 2..kMaxReplicas and at least one model is given
+  // (their options are checked as Elo::Create and Sco::Create check them).
+  static absl::StatusOr<OnlineBootstrap> Create(const OnlineBootstrapOptions& options,
+                                                const std::optional<EloOptions>& elo,
+                                                const std::optional<ScoOptions>& sco);
+
+  // Grows to n agents, every replica of a new agent at the model's starting rating.
+  void Resize(size_t n);
+  // Applies result number `index` (0-based, in the pool's order) to replica r with weight
+  // result.weight * count_r, the counts from DrawCounts(seed, index): the model's own
+  // update (Elo::Update, Sco::Update) with that weight. Precondition: every id < size().
+  void Update(const IndexedResult& result, uint64_t index);
+
+  // 95% intervals around the point ratings `point` (by agent id, size() of them):
+  // point ± kZ95 · s, s the standard deviation (n - 1) of the agent's replicas; SCO's are
+  // cut to [min, max], which holds the point. The interval always holds the point rating.
+  // Precondition: the model is on and point.size() == size().
+  std::vector<RatingInterval> EloIntervals(absl::Span<const double> point) const;
+  std::vector<RatingInterval> ScoIntervals(absl::Span<const double> point) const;
+
+  // Agent a's replica ratings (replicas() of them). Precondition: the model is on.
+  absl::Span<const double> EloReplicas(AgentId a) const;
+  absl::Span<const double> ScoReplicas(AgentId a) const;
+
+  OnlineBootstrapState ExportState() const;
+  // Replaces the replicas of the size() agents (Resize first). InvalidArgument naming the problem
+  // if the replica count differs from the options', a model's vector is not size() * replicas
+  // (empty for a model that is off), or a value is not finite (SCO: outside [min, max]).
+  absl::Status Restore(const OnlineBootstrapState& state);
+  // Every replica of every agent at the point rating: a state saved before replicas
+  // existed. Sizes as Restore (one value per agent).
+  absl::Status StartAtPoint(absl::Span<const double> elo, absl::Span<const double> sco);
+
+  uint32_t replicas() const { return options_.replicas; }
+  size_t size() const { return size_; }
+  bool has_elo() const { return elo_options_.has_value(); }
+  bool has_sco() const { return sco_options_.has_value(); }
+
+ private:
+  OnlineBootstrap(const OnlineBootstrapOptions& options, const std::optional<EloOptions>& elo,
+                  const std::optional<ScoOptions>& sco);
+  void UpdateElo(const IndexedResult& result);
+  void UpdateSco(const IndexedResult& result);
+  std::vector<RatingInterval> Intervals(const std::vector<double>& replicas,
+                                        absl::Span<const double> point, double min,
+                                        double max) const;
+  absl::Status RestoreModel(const char* model, const std::vector<double>& values, bool on,
+                            double min, double max, std::vector<double>& into) const;
+
+  OnlineBootstrapOptions options_;
+  std::optional<EloOptions> elo_options_;
+  std::optional<ScoOptions> sco_options_;
+  // Replicas padded to whole SIMD packets: agent a's row is [a * stride_, a * stride_ +
+  // replicas). The padding has weight 0 and never moves.
+  size_t stride_ = 0;
+  size_t size_ = 0;
+  std::vector<double> elo_;
+  std::vector<double> sco_;
+  // Scratch for Update(), kept to avoid allocations per result.
+  std::vector<uint32_t> counts_;
+  std::vector<double> weights_;  // stride_: result.weight * count_r, 0 in the padding
+  std::vector<double> moves_;    // k * stride_
+};
+
+}  // namespace ratings
