@@ -11,6 +11,7 @@ void GameCounts::Resize(size_t n) {
   if (n <= games_.size()) return;
   games_.resize(n, 0.0);
   points_.resize(n, 0.0);
+  results_.resize(n, 0);
 }
 
 void GameCounts::Update(const IndexedResult& result) {
@@ -24,6 +25,7 @@ void GameCounts::Update(const IndexedResult& result) {
     const double tied = static_cast<double>(last - first - 1);
     games_[result.agents[i]] += result.weight * static_cast<double>(k - 1);
     points_[result.agents[i]] += result.weight * (below + 0.5 * tied);
+    ++results_[result.agents[i]];
   }
 }
 
@@ -41,6 +43,16 @@ absl::Status GameCounts::Restore(std::vector<double> games, std::vector<double> 
   }
   games_ = std::move(games);
   points_ = std::move(points);
+  results_.assign(games_.size(), 0);  // RestoreResults sets them, if the state has them
+  return absl::OkStatus();
+}
+
+absl::Status GameCounts::RestoreResults(std::vector<uint64_t> results) {
+  if (results.size() != games_.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("results: ", results.size(), " result counts for ", games_.size(), " agents"));
+  }
+  results_ = std::move(results);
   return absl::OkStatus();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -19,18 +20,24 @@ class GameCounts {
   void Resize(size_t n);
   // Adds the result's games. Precondition: every id < size().
   void Update(const IndexedResult& result);
-  // Replaces the counts (restoring a snapshot). InvalidArgument if the sizes differ, a
-  // value is negative or not finite, or an agent has more points than games.
+  // Replaces the counts (restoring a snapshot), every result count 0. InvalidArgument if
+  // the sizes differ, a value is negative or not finite, or an agent has more points than
+  // games.
   absl::Status Restore(std::vector<double> games, std::vector<double> points);
+  // Replaces the result counts. InvalidArgument if their number is not size().
+  absl::Status RestoreResults(std::vector<uint64_t> results);
 
   // By agent id: weighted games played, and points (win 1, tie ½) in them.
   const std::vector<double>& games() const { return games_; }
   const std::vector<double>& points() const { return points_; }
+  // By agent id: the number of results the agent is in, whatever their size or weight.
+  const std::vector<uint64_t>& results() const { return results_; }
   size_t size() const { return games_.size(); }
 
  private:
   std::vector<double> games_;
   std::vector<double> points_;
+  std::vector<uint64_t> results_;
   std::vector<uint32_t> sorted_ranks_;  // scratch for Update()
 };
 

@@ -65,6 +65,7 @@ PoolState Pool::ExportState() const {
   if (ml_) state.ml = ml_->ExportState();
   state.games = games_.games();
   state.points = games_.points();
+  state.result_counts = games_.results();
   return state;
 }
 
@@ -106,6 +107,8 @@ absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState
   } else {
     RETURN_IF_ERROR(pool.games_.Restore(state.games, state.points));
   }
+  if (!state.result_counts.empty())
+    RETURN_IF_ERROR(pool.games_.RestoreResults(state.result_counts));
   pool.results_ = state.results;
   return pool;
 }

@@ -41,6 +41,9 @@ struct PoolState {
   // them: FromState then starts every agent at no games.
   std::vector<double> games = {};
   std::vector<double> points = {};
+  // GameCounts::results() by agent id. Empty in a state exported before the pool counted
+  // them: FromState then starts every agent at no results.
+  std::vector<uint64_t> result_counts = {};
 };
 
 // Not thread-safe: one thread owns a Pool (docs/ARCHITECTURE.md §3). Apply() costs O(k^2)

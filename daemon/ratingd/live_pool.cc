@@ -1,6 +1,7 @@
 #include "daemon/ratingd/live_pool.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -23,6 +24,11 @@ std::vector<T> ToVector(const google::protobuf::RepeatedField<T>& field) {
 
 }  // namespace
 
+void SetGames(uint64_t games, uint64_t provisional_games, v1::RankedAgent& entry) {
+  entry.set_games(static_cast<uint32_t>(std::min<uint64_t>(games, UINT32_MAX)));
+  entry.set_provisional(games < provisional_games);
+}
+
 LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool)
     : name_(std::move(name)),
       config_(config),
@@ -34,7 +40,22 @@ LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
                                                            const LivePoolConfig& config) {
   ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(config.options));
-  return std::unique_ptr<LivePool>(new LivePool(std::move(name), config, std::move(pool)));
+  std::unique_ptr<LivePool> live(new LivePool(std::move(name), config, std::move(pool)));
+  RETURN_IF_ERROR(live->CreateBootstrap());
+  return live;
+}
+
+absl::Status LivePool::CreateBootstrap() {
+  const ratings::PoolOptions& o = config_.options;
+  if (config_.bootstrap_replicas == 0 || (!o.elo && !o.sco)) return absl::OkStatus();
+  ASSIGN_OR_RETURN(ratings::OnlineBootstrap bootstrap,
+                   ratings::OnlineBootstrap::Create(
+                       {.replicas = config_.bootstrap_replicas, .seed = ratings::NameSeed(name_)},
+                       o.elo ? std::optional(o.elo_options) : std::nullopt,
+                       o.sco ? std::optional(o.sco_options) : std::nullopt));
+  bootstrap_.emplace(std::move(bootstrap));
+  bootstrap_->Resize(pool_.index().size());
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
@@ -47,6 +68,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   state.sco = ToVector(s.sco());
   state.games = ToVector(s.games());
   state.points = ToVector(s.points());
+  state.result_counts = ToVector(s.result_counts());
   if (s.has_ml()) {
     const v1::MlSnapshot& m = s.ml();
     ratings::MaximalLotteryState ml;
@@ -75,6 +97,9 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   const size_t n = state.agents.size();
   if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
   if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
+  if (absl::Status restored = live->RestoreBootstrap(s, state); !restored.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", restored.message()));
+  }
   if (segments.size() != s.dedup_segments()) {
     return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': the snapshot refers to ",
                                                    s.dedup_segments(), " de-duplication segments, ",
@@ -100,6 +125,20 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
         absl::StrCat("pool '", s.pool(), "': the last ml solution has the wrong size"));
   }
   return live;
+}
+
+absl::Status LivePool::RestoreBootstrap(const v1::PoolSnapshot& s,
+                                        const ratings::PoolState& state) {
+  RETURN_IF_ERROR(CreateBootstrap());
+  if (!bootstrap_) return absl::OkStatus();  // replicas in the snapshot are dropped
+  if (s.bootstrap_replicas() != bootstrap_->replicas()) {
+    // A snapshot without replicas (format 1 or 2, or taken with none), or with another
+    // number of them: every replica starts at the point rating (docs/MODELS.md §5.6).
+    return bootstrap_->StartAtPoint(state.elo, state.sco);
+  }
+  return bootstrap_->Restore({.replicas = s.bootstrap_replicas(),
+                              .elo = ToVector(s.elo_replicas()),
+                              .sco = ToVector(s.sco_replicas())});
 }
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {
@@ -131,6 +170,13 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   s.mutable_sco()->Assign(state.sco.begin(), state.sco.end());
   s.mutable_games()->Assign(state.games.begin(), state.games.end());
   s.mutable_points()->Assign(state.points.begin(), state.points.end());
+  s.mutable_result_counts()->Assign(state.result_counts.begin(), state.result_counts.end());
+  if (bootstrap_) {
+    const ratings::OnlineBootstrapState replicas = bootstrap_->ExportState();
+    s.set_bootstrap_replicas(replicas.replicas);
+    s.mutable_elo_replicas()->Assign(replicas.elo.begin(), replicas.elo.end());
+    s.mutable_sco_replicas()->Assign(replicas.sco.begin(), replicas.sco.end());
+  }
   if (state.ml) {
     v1::MlSnapshot& m = *s.mutable_ml();
     m.set_refused(state.ml->refused);
@@ -181,6 +227,14 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   std::vector<ratings::AgentId>& ids = scratch_.ids;
   ids.clear();
   for (const ratings::Standing& s : result.standings) ids.push_back(*pool_.index().Find(s.agent));
+  if (bootstrap_) {
+    std::vector<uint32_t>& ranks = scratch_.ranks;
+    ranks.clear();
+    for (const ratings::Standing& s : result.standings) ranks.push_back(s.rank);
+    bootstrap_->Resize(pool_.index().size());
+    // Result number results() - 1 of the pool: a replay draws the same weights.
+    bootstrap_->Update({ids, ranks, result.weight}, pool_.results() - 1);
+  }
 
   // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
   size_t used = 0;
@@ -367,13 +421,41 @@ v1::RatingReport LivePool::Report(ratings::Model model, size_t limit) const {
   extra["seed"].set_number_value(0);
   const ratings::RankedOrder& order = Order(model);
   const size_t n = limit == 0 ? order.size() : std::min(limit, order.size());
+  std::vector<ratings::AgentId> ids;
   for (uint32_t rank = 1; rank <= n; ++rank) {
     v1::RankedAgent* r = report.add_ranking();
     r->set_rank(rank);
     r->set_agent(pool_.index().Name(order.At(rank)));
     r->set_rating(order.Rating(order.At(rank)));
+    ids.push_back(order.At(rank));
   }
+  AddUncertainty(model, ids, *report.mutable_ranking());
   return report;
+}
+
+void LivePool::AddUncertainty(ratings::Model model, absl::Span<const ratings::AgentId> ids,
+                              google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) const {
+  const std::vector<uint64_t>& results = pool_.games().results();
+  for (int i = 0; i < ranking.size(); ++i) {
+    SetGames(results[ids[static_cast<size_t>(i)]], config_.provisional_games, ranking[i]);
+  }
+  if (!bootstrap_ || model == ratings::Model::kMl) return;
+  std::vector<ratings::RatingInterval> intervals;
+  if (model == ratings::Model::kElo && bootstrap_->has_elo()) {
+    intervals = bootstrap_->EloIntervals(pool_.elo()->ratings());
+  } else if (model == ratings::Model::kSco && bootstrap_->has_sco()) {
+    intervals = bootstrap_->ScoIntervals(pool_.sco()->ratings());
+  } else {
+    return;
+  }
+  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
+  for (int i = 0; i < ranking.size(); ++i) {
+    const ratings::AgentId a = ids[static_cast<size_t>(i)];
+    ranking[i].set_ci_low(intervals[a].low);
+    ranking[i].set_ci_high(intervals[a].high);
+    ranking[i].set_rank_low(ranks[a].best);
+    ranking[i].set_rank_high(ranks[a].worst);
+  }
 }
 
 v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
@@ -391,23 +473,29 @@ v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
       if (ml_last_rank_[a] > 0) ranked.emplace_back(ml_last_rank_[a], a);
     }
     std::sort(ranked.begin(), ranked.end());
+    std::vector<ratings::AgentId> ids;
     for (const auto& [rank, a] : ranked) {
       v1::RankedAgent* r = board.add_ranking();
       r->set_rank(rank);
       r->set_agent(pool_.index().Name(a));
       r->set_rating(ml_last_rating_[a]);
       (*board.mutable_lottery())[r->agent()] = ml_last_lottery_[a];
+      ids.push_back(a);
     }
     board.set_exploitability(ml_exploitability_);
+    AddUncertainty(model, ids, *board.mutable_ranking());
     return board;
   }
   const ratings::RankedOrder& order = Order(model);
+  std::vector<ratings::AgentId> ids;
   for (uint32_t rank = 1; rank <= order.size(); ++rank) {
     v1::RankedAgent* r = board.add_ranking();
     r->set_rank(rank);
     r->set_agent(pool_.index().Name(order.At(rank)));
     r->set_rating(order.Rating(order.At(rank)));
+    ids.push_back(order.At(rank));
   }
+  AddUncertainty(model, ids, *board.mutable_ranking());
   return board;
 }
 

@@ -19,6 +19,7 @@
 #include "ratingd/v1/report.pb.h"
 #include "ratingd/v1/snapshot.pb.h"
 #include "ratings/model.h"
+#include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
 #include "ratings/ranked_order.h"
 
@@ -29,6 +30,11 @@ struct LivePoolConfig {
   size_t dedup_window = 100'000;      // game ids remembered per pool
   uint64_t ml_solve_every = 100;      // results between two scheduled ml solves
   size_t max_displaced = 1'000;       // rank-only changes listed per delta
+  // Online bootstrap replicas of elo and sco per pool (docs/MODELS.md §5.6), seeded by the
+  // pool's name: 0 = no intervals, else 2..ratings::kMaxReplicas.
+  uint32_t bootstrap_replicas = 16;
+  // An agent in fewer results than this is published as provisional.
+  uint64_t provisional_games = 20;
 };
 
 // A scheduled ml solve: a copy of the pool taken right after result `results`, to be
@@ -51,6 +57,10 @@ struct MlSolution {
   double exploitability = 0.0;
   bool converged = false;
 };
+
+// Sets a ranking entry's `games` (saturated to uint32: protobuf's JSON prints 64-bit
+// integers as strings) and `provisional` (games < provisional_games).
+void SetGames(uint64_t games, uint64_t provisional_games, v1::RankedAgent& entry);
 
 class LivePool {
  public:
@@ -92,15 +102,20 @@ class LivePool {
   v1::RankingDelta AcceptMlSolution(const MlSolution& solution);
 
   // The `ratingctl rate` report of the elo or sco model (PoolReport's output with seed 0,
-  // from the kept order: O(limit)); limit 0 = all agents. Not for ml (use PoolReport on a
-  // copy).
+  // from the kept order: O(limit), plus O(agents · replicas) for the intervals); limit 0 =
+  // all agents. Not for ml (use PoolReport on a copy). Like the leaderboard, every entry
+  // has games and provisional, and with replicas its interval and rank interval.
   v1::RatingReport Report(ratings::Model model, size_t limit) const;
 
-  // The full leaderboard of a model (ml: the last accepted solution).
+  // The full leaderboard of a model (ml: the last accepted solution). Every entry has
+  // `games` and `provisional`; elo's and sco's also `ci_low`, `ci_high`, `rank_low` and
+  // `rank_high` when the pool keeps replicas (docs/MODELS.md §5.6).
   v1::Leaderboard Leaderboard(ratings::Model model) const;
 
   const std::string& name() const { return name_; }
   const ratings::Pool& pool() const { return pool_; }
+  // Null when the pool keeps no replicas.
+  const ratings::OnlineBootstrap* bootstrap() const { return bootstrap_ ? &*bootstrap_ : nullptr; }
   // The model's last output sequence number (elo, sco: results applied; ml: solves scheduled).
   uint64_t sequence(ratings::Model model) const;
   double ml_exploitability() const { return ml_exploitability_; }
@@ -114,6 +129,16 @@ class LivePool {
   v1::PoolSnapshot ToSnapshotWithoutGameIds() const;
   // The kept order of elo or sco.
   const ratings::RankedOrder& Order(ratings::Model model) const;
+  // Creates the replicas the configuration asks for (none if it asks for none, or if
+  // neither elo nor sco is on).
+  absl::Status CreateBootstrap();
+  // The replicas from a snapshot (FromSnapshot), or from the point ratings of `state` when
+  // the snapshot has none or another number of them.
+  absl::Status RestoreBootstrap(const v1::PoolSnapshot& s, const ratings::PoolState& state);
+  // Sets games and provisional on each entry of `ranking` (entry i is agent ids[i]), and for
+  // elo and sco with replicas its rating interval and its rank interval among all agents.
+  void AddUncertainty(ratings::Model model, absl::Span<const ratings::AgentId> ids,
+                      google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) const;
   void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
                    uint64_t& sequence, const std::vector<ratings::AgentId>& ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
@@ -122,6 +147,7 @@ class LivePool {
   std::string name_;
   LivePoolConfig config_;
   ratings::Pool pool_;
+  std::optional<ratings::OnlineBootstrap> bootstrap_;
   DedupWindow dedup_;
   ratings::RankedOrder elo_order_;
   ratings::RankedOrder sco_order_;
@@ -137,6 +163,7 @@ class LivePool {
   struct Scratch {
     std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before;
     std::vector<ratings::AgentId> ids;
+    std::vector<uint32_t> ranks;
     std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
     absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;
     std::vector<std::pair<uint32_t, ratings::AgentId>> others;

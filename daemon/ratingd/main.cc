@@ -29,6 +29,7 @@
 #include "librdkafka/rdkafkacpp.h"
 #include "prometheus/exposer.h"
 #include "ratings/model.h"
+#include "ratings/online_bootstrap.h"
 
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "Kafka bootstrap servers, host:port[,...]");
 ABSL_FLAG(std::string, group, "ratingd", "consumer group id");
@@ -75,6 +76,11 @@ ABSL_FLAG(uint64_t, ml_solve_every, 100,
           "results between two maximal-lottery solves of a pool (ml deltas and leaderboards)");
 ABSL_FLAG(uint64_t, delta_max_displaced, 1000,
           "rank-only changes listed per delta (the rest are counted in displaced_omitted)");
+ABSL_FLAG(uint32_t, bootstrap_replicas, 16,
+          "online bootstrap replicas of elo and sco per pool, for the leaderboards' intervals "
+          "(0 = no intervals, else 2..256)");
+ABSL_FLAG(uint64_t, provisional_games, 20,
+          "agents in fewer results than this are marked provisional in leaderboards");
 ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
 ABSL_FLAG(uint64_t, max_agent_id_bytes, 256, "bytes allowed in one agent id");
 ABSL_FLAG(uint64_t, dlq_max_bytes, 1000000,
@@ -206,6 +212,14 @@ absl::StatusOr<ratingd::DaemonConfig> ConfigFromFlags(const ratingd::CommandLine
   config.pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
   config.pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
   config.pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
+  config.pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
+  config.pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);
+  if (config.pool.bootstrap_replicas == 1 ||
+      config.pool.bootstrap_replicas > ratings::kMaxReplicas) {
+    return absl::InvalidArgumentError(absl::StrCat("--bootstrap-replicas must be 0 or 2..",
+                                                   ratings::kMaxReplicas, ", got ",
+                                                   config.pool.bootstrap_replicas));
+  }
   if (config.pool.dedup_window == 0) {
     return absl::InvalidArgumentError("--dedup-window must be >= 1");
   }

@@ -174,6 +174,12 @@ void QueryResponder::AnswerMl(const Query& query, const LivePool& live, Reply re
 void QueryResponder::Solve(const std::string& pool, ratings::Pool& copy) {
   // Seed 0, as LivePool::Report: ratingd has no seed.
   absl::StatusOr<v1::RatingReport> solved = PoolReport(ratings::Model::kMl, copy, 0, 0);
+  if (solved.ok()) {
+    for (v1::RankedAgent& r : *solved->mutable_ranking()) {
+      SetGames(copy.games().results()[*copy.index().Find(r.agent())],
+               config_.pool.provisional_games, r);
+    }
+  }
   std::shared_ptr<const v1::RatingReport> report;
   if (solved.ok()) report = std::make_shared<const v1::RatingReport>(*std::move(solved));
   std::vector<Waiter> waiters;

@@ -40,6 +40,9 @@ void ExpectSameState(const PoolState& a, const PoolState& b) {
   EXPECT_EQ(a.results, b.results);
   EXPECT_EQ(a.elo, b.elo);  // bit-identical
   EXPECT_EQ(a.sco, b.sco);
+  EXPECT_EQ(a.games, b.games);
+  EXPECT_EQ(a.points, b.points);
+  EXPECT_EQ(a.result_counts, b.result_counts);
   ASSERT_EQ(a.ml.has_value(), b.ml.has_value());
   if (!a.ml) return;
   EXPECT_EQ(a.ml->size, b.ml->size);

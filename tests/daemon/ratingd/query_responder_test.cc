@@ -148,10 +148,26 @@ struct HeldSolves {
 };
 
 // The independent computation: `ratingctl rate`'s document of a copy of the pool.
+// What `ratingctl rate` prints for the pool, plus the fields ratingd adds to each entry:
+// games and provisional from the pool's result counts, the intervals from its leaderboard
+// (live_pool_intervals_test.cc checks both).
 std::string RateDocument(const LivePool& live, Model model, size_t limit) {
   ratings::Pool copy = live.pool();
   absl::StatusOr<v1::RatingReport> report = PoolReport(model, copy, limit, 0);
   EXPECT_TRUE(report.ok()) << report.status();
+  const v1::Leaderboard board = live.Leaderboard(model);
+  for (v1::RankedAgent& r : *report->mutable_ranking()) {
+    const uint64_t games = copy.games().results()[*copy.index().Find(r.agent())];
+    r.set_games(static_cast<uint32_t>(games));
+    r.set_provisional(games < 20);
+    for (const v1::RankedAgent& b : board.ranking()) {
+      if (b.agent() != r.agent() || !b.has_ci_low()) continue;
+      r.set_ci_low(b.ci_low());
+      r.set_ci_high(b.ci_high());
+      r.set_rank_low(b.rank_low());
+      r.set_rank_high(b.rank_high());
+    }
+  }
   absl::StatusOr<std::string> json = DeterministicJson(*report);
   EXPECT_TRUE(json.ok()) << json.status();
   return *json;
@@ -226,6 +242,11 @@ TEST(QueryResponderTest, EloLeaderboardIsTheRateDocumentOfThePool) {
   EXPECT_EQ(report.ranking(0).agent(), "A");
   EXPECT_EQ(report.ranking(1).agent(), "B");
   EXPECT_EQ(report.ranking(2).agent(), "C");
+  for (const v1::RankedAgent& a : report.ranking()) {
+    EXPECT_EQ(a.games(), 2u);  // each in two of the three results
+    EXPECT_TRUE(a.provisional());
+    EXPECT_TRUE(a.has_ci_low() && a.ci_low() < a.rating() && a.rating() < a.ci_high());
+  }
   const QueryReply two = r.Ask(Leaderboard("chess", Model::kElo, 2));
   ASSERT_EQ(two.status, 200);
   EXPECT_EQ(two.body, RateDocument(chess, Model::kElo, 2));
@@ -250,6 +271,12 @@ TEST(QueryResponderTest, MlLeaderboardIsTheRateDocumentOfACopy) {
   EXPECT_NEAR(lottery.at("A").number_value(), 0.25, 1e-2);
   EXPECT_NEAR(lottery.at("D").number_value(), 0.0, 1e-2);
   EXPECT_EQ(r.clock.solves(), 1);
+  for (const v1::RankedAgent& a : report.ranking()) {
+    // Counted in kCycle by hand: A and B are in 4 results, C and D in 3.
+    EXPECT_EQ(a.games(), a.agent() == "A" || a.agent() == "B" ? 4u : 3u) << a.agent();
+    EXPECT_TRUE(a.provisional());
+    EXPECT_FALSE(a.has_ci_low());  // ml has no replicas
+  }
 }
 
 TEST(QueryResponderTest, MlLimitCutsTheRanking) {

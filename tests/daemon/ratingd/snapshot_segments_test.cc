@@ -94,7 +94,7 @@ TEST(SnapshotSegmentsTest, SegmentsAreWrittenOnceDeletedOnceForgottenAndRestoreE
     if (read.ok()) file = *read;
   }
   ASSERT_TRUE(file.has_value());
-  EXPECT_EQ(file->format(), 2u);
+  EXPECT_EQ(file->format(), kSnapshotFormat);
   ASSERT_EQ(file->dedup_segments_size(), 1);
   EXPECT_EQ(file->dedup_segments(0).seq(), 4u);
   auto from_file =
@@ -139,7 +139,7 @@ TEST(SnapshotSegmentsTest, ASnapshotOfTheOldFormatStillRestores) {
   EXPECT_TRUE(window.Contains("g0"));
   // Nothing of it is in the topic yet: the next snapshot writes it whole.
   EXPECT_EQ(window.TakeUnwritten().size(), 1u);
-  old.set_format(3);
+  old.set_format(kSnapshotFormat + 1);  // a format from the future is refused
   EXPECT_FALSE(PartitionState::FromSnapshot(old, config.pool, ParamsFingerprint(config.pool)).ok());
 }
 

@@ -46,6 +46,7 @@ TEST(GameCountsTest, AResultIsKMinusOneGamesPerAgentWithTiesAsHalf) {
   counts.Update({ids, ranks, 2.0});
   EXPECT_EQ(counts.games(), (std::vector<double>{4, 4, 4}));
   EXPECT_EQ(counts.points(), (std::vector<double>{4, 1, 1}));
+  EXPECT_EQ(counts.results(), (std::vector<uint64_t>{1, 1, 1}));  // one result, whatever its weight
 }
 
 TEST(GameCountsTest, PoolKeepsThemThroughExportAndFromState) {
@@ -55,11 +56,22 @@ TEST(GameCountsTest, PoolKeepsThemThroughExportAndFromState) {
   ASSERT_TRUE(pool->Apply(Game({{"b", 1}, {"c", 1}})).ok());
   EXPECT_EQ(pool->games().games(), (std::vector<double>{1, 2, 1}));
   EXPECT_EQ(pool->games().points(), (std::vector<double>{1, 0.5, 0.5}));
+  EXPECT_EQ(pool->games().results(), (std::vector<uint64_t>{1, 2, 1}));
   PoolState state = pool->ExportState();
   absl::StatusOr<Pool> restored = Pool::FromState({}, state);
   ASSERT_TRUE(restored.ok()) << restored.status();
   EXPECT_EQ(restored->games().games(), pool->games().games());
   EXPECT_EQ(restored->games().points(), pool->games().points());
+  EXPECT_EQ(restored->games().results(), pool->games().results());
+  // A state from before the result counts were kept: every agent starts at 0 results.
+  PoolState no_counts = state;
+  no_counts.result_counts.clear();
+  restored = Pool::FromState({}, no_counts);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ(restored->games().results(), (std::vector<uint64_t>{0, 0, 0}));
+  EXPECT_EQ(restored->games().games(), pool->games().games());
+  no_counts.result_counts = {1, 2};
+  EXPECT_FALSE(Pool::FromState({}, no_counts).ok());
   // A state from before the counts were kept: every agent starts with no games.
   state.games.clear();
   state.points.clear();
