@@ -32,6 +32,16 @@ constexpr std::array<uint64_t, 12> kPoissonThresholds = {
     1580030169u, 3160060338u, 3950075422u, 4213413784u, 4279248374u, 4292415292u,
     4294609778u, 4294923277u, 4294962464u, 4294966818u, 4294967253u, 4294967293u};
 
+// 1 / (1 + exp(x)) lane by lane, the logistic both models' expected scores are made of,
+// evaluated in single precision: four lanes per SSE packet and a shorter polynomial than
+// double's make it about 3x faster, and the replicas need their spread, not the last bits
+// (the relative error, ~1e-7, moves an Elo replica by < 1e-5 per game).
+Lanes InverseOnePlusExp(const Lanes& x) {
+  using FloatLanes = Eigen::Array<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxReplicas, 1>;
+  const FloatLanes e = x.cast<float>().exp();
+  return (1.0f / (1.0f + e)).cast<double>();
+}
+
 uint64_t SplitMix64(uint64_t& state) {
   uint64_t z = (state += 0x9E3779B97F4A7C15u);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
@@ -129,7 +139,7 @@ void OnlineBootstrap::UpdateElo(const IndexedResult& result) {
                                                                  : 0.0;
       const Lanes d = rj - ri;
       // The lower-rated side's expected score, the same expression whichever side it is.
-      const Lanes expected = 1.0 / (1.0 + (d.abs() * scale).exp());
+      const Lanes expected = InverseOnePlusExp(d.abs() * scale);
       const Lanes move =
           (d < 0.0).select(-(step * ((1.0 - actual) - expected)), step * (actual - expected));
       row(moves_, i) += move;
@@ -146,12 +156,13 @@ void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
   const ScoOptions& o = *sco_options_;
   const Lanes rate =
       ConstRow(weights_.data(), static_cast<Eigen::Index>(stride_)) * (o.alpha / o.tau);
+  const double inverse_tau = 1.0 / o.tau;
   const auto row = [&](std::vector<double>& v, size_t i) {
     return Row(v.data() + i * stride_, static_cast<Eigen::Index>(stride_));
   };
   sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
-    const Lanes x = (row(sco_, result.agents[b]) - row(sco_, result.agents[a])) / o.tau;
-    const Lanes s = 1.0 / (1.0 + (-x).exp());
+    const Lanes x = (row(sco_, result.agents[b]) - row(sco_, result.agents[a])) * inverse_tau;
+    const Lanes s = InverseOnePlusExp(-x);
     const Lanes move = rate * s * (1.0 - s);
     row(moves_, a) += move;
     row(moves_, b) -= move;

@@ -54,6 +54,8 @@ struct DaemonConfig {
   // --kafka passthrough (KafkaProperties), applied to consumer and producer.
   std::vector<std::pair<std::string, std::string>> kafka = {};
   size_t metrics_max_pools = 100;
+  // Best agents per pool and model (elo, sco) with gauges of their rating and interval.
+  size_t metrics_top_agents = 10;
   absl::Duration drain_timeout = absl::Seconds(7);  // shutdown budget before the snapshot
   // Readiness (docs/CONTRACTS.md §3): every held partition's consumer lag at most this.
   int64_t ready_max_lag = 10'000;

@@ -88,6 +88,18 @@ void LeaderboardPublisher::PublishOne(const LivePool& live, ratings::Model model
         .Set(NormalizedKendallTau(live.Ranks(ratings::Model::kElo),
                                   live.Ranks(ratings::Model::kSco)));
   }
+  if (model != ratings::Model::kMl && top_agents_ > 0) {
+    std::vector<Metrics::TopAgent> top;
+    for (const v1::RankedAgent& r : board.ranking()) {
+      if (top.size() == top_agents_) break;
+      Metrics::TopAgent& t = top.emplace_back();
+      t.agent = r.agent();
+      t.rating = r.rating();
+      if (r.has_ci_low()) t.ci_low = r.ci_low();
+      if (r.has_ci_high()) t.ci_high = r.ci_high();
+    }
+    metrics_->SetTopAgents(name, std::string(ratings::ModelName(model)), top);
+  }
 }
 
 }  // namespace ratingd

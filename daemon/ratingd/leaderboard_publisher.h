@@ -26,8 +26,11 @@ namespace ratingd {
 
 class LeaderboardPublisher {
  public:
-  LeaderboardPublisher(absl::Duration interval, const Clock* clock, Metrics* metrics)
-      : interval_(interval), clock_(clock), metrics_(metrics) {}
+  // `top_agents`: how many of each elo and sco leaderboard's best agents get gauges
+  // (Metrics::SetTopAgents; 0 = none).
+  LeaderboardPublisher(absl::Duration interval, const Clock* clock, Metrics* metrics,
+                       size_t top_agents = 0)
+      : interval_(interval), clock_(clock), metrics_(metrics), top_agents_(top_agents) {}
 
   void MarkDue(const std::string& pool, ratings::Model model) { due_.insert({pool, model}); }
   // Every model the pool has on.
@@ -56,6 +59,7 @@ class LeaderboardPublisher {
   absl::Duration interval_;
   const Clock* clock_;
   Metrics* metrics_;
+  size_t top_agents_;
   absl::flat_hash_set<Key> due_;
   absl::flat_hash_map<Key, absl::Time> last_published_;
 };

@@ -88,6 +88,9 @@ ABSL_FLAG(uint64_t, dlq_max_bytes, 1000000,
           "marked x-ratingd-truncated. Keep below the DLQ topic's max.message.bytes");
 ABSL_FLAG(uint64_t, metrics_max_pools, 100,
           "pools with their own metric label; the rest share pool=\"_other\"");
+ABSL_FLAG(uint64_t, metrics_top_agents, 10,
+          "best agents per pool and model (elo, sco) whose rating and 95% interval are "
+          "exported as gauges (0 = none)");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(7),
           "shutdown budget for solves and the producer flush, before the final snapshot");
 ABSL_FLAG(int64_t, ready_max_lag, 10000,
@@ -204,6 +207,7 @@ absl::StatusOr<ratingd::DaemonConfig> ConfigFromFlags(const ratingd::CommandLine
   config.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   config.ready_max_lag = absl::GetFlag(FLAGS_ready_max_lag);
   config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
+  config.metrics_top_agents = absl::GetFlag(FLAGS_metrics_top_agents);
   if (absl::Status s = ApplyModels(absl::GetFlag(FLAGS_models), config.pool.options); !s.ok()) {
     return s;
   }

@@ -1,5 +1,6 @@
 #include "daemon/ratingd/metrics.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -199,6 +200,18 @@ Metrics::Metrics(size_t max_pools, const std::string& librdkafka_version)
   for (const char* strategy : {"uniform", "ucb", "ml"}) {
     suggestions_family_->Add({{"strategy", strategy}});
   }
+  top_rating_family_ = &BuildGauge()
+                            .Name("ratingd_top_agent_rating")
+                            .Help("Rating of one of a pool's best agents (elo, sco)")
+                            .Register(r);
+  top_ci_low_family_ = &BuildGauge()
+                            .Name("ratingd_top_agent_ci_low")
+                            .Help("Low end of the 95% interval of one of a pool's best agents")
+                            .Register(r);
+  top_ci_high_family_ = &BuildGauge()
+                             .Name("ratingd_top_agent_ci_high")
+                             .Help("High end of the 95% interval of one of a pool's best agents")
+                             .Register(r);
   pools_ = &BuildGauge().Name("ratingd_pools").Help("Pools held in memory").Register(r).Add({});
   ready_ = &BuildGauge()
                 .Name("ratingd_ready")
@@ -279,6 +292,32 @@ void Metrics::ForgetPool(const std::string& pool) {
   for (const char* models : {"elo_sco", "elo_ml", "sco_ml"}) {
     RemoveIfPresent(disagreement_family_, {{"pool", pool}, {"models", models}});
   }
+  for (const char* model : {"elo", "sco"}) SetTopAgents(pool, model, {});
+}
+
+void Metrics::SetTopAgents(const std::string& pool, const std::string& model,
+                           const std::vector<TopAgent>& top) {
+  if (PoolLabel(pool) != pool) return;
+  std::vector<std::string>& listed = top_agents_[{pool, model}];
+  const auto labels = [&](const std::string& agent) -> prometheus::Labels {
+    return {{"pool", pool}, {"model", model}, {"agent", agent}};
+  };
+  for (const std::string& agent : listed) {
+    const bool still =
+        std::any_of(top.begin(), top.end(), [&](const TopAgent& t) { return t.agent == agent; });
+    if (still) continue;
+    RemoveIfPresent(top_rating_family_, labels(agent));
+    RemoveIfPresent(top_ci_low_family_, labels(agent));
+    RemoveIfPresent(top_ci_high_family_, labels(agent));
+  }
+  listed.clear();
+  for (const TopAgent& t : top) {
+    top_rating_family_->Add(labels(t.agent)).Set(t.rating);
+    if (t.ci_low) top_ci_low_family_->Add(labels(t.agent)).Set(*t.ci_low);
+    if (t.ci_high) top_ci_high_family_->Add(labels(t.agent)).Set(*t.ci_high);
+    listed.push_back(t.agent);
+  }
+  if (listed.empty()) top_agents_.erase({pool, model});
 }
 
 prometheus::Counter& Metrics::TopChanges(const std::string& pool, const std::string& model) {

@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "prometheus/counter.h"
@@ -64,6 +67,18 @@ class Metrics {
   prometheus::Gauge& MlExploitability(const std::string& pool);
   prometheus::Gauge& RankDisagreement(const std::string& pool, const std::string& models);
   prometheus::Counter& TopChanges(const std::string& pool, const std::string& model);
+  // A pool's best agents of one model, best first, with their 95% intervals when the pool
+  // keeps replicas (docs/MODELS.md §5.6): the gauges ratingd_top_agent_rating, _ci_low and
+  // _ci_high by pool, model and agent. Agents no longer among them lose their gauges. Pools
+  // beyond max_pools (label "_other") get none: their agents cannot share one label.
+  struct TopAgent {
+    std::string agent;
+    double rating = 0.0;
+    std::optional<double> ci_low;
+    std::optional<double> ci_high;
+  };
+  void SetTopAgents(const std::string& pool, const std::string& model,
+                    const std::vector<TopAgent>& top);
   prometheus::Gauge& ml_refused_pools() { return *ml_refused_; }
   // HTTP: suggestions answered, by strategy (uniform, ucb, ml); any thread.
   prometheus::Counter& Suggestions(const std::string& strategy);
@@ -95,6 +110,11 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* top_changes_family_;
   prometheus::Family<prometheus::Counter>* transactions_family_;
   prometheus::Family<prometheus::Counter>* suggestions_family_;
+  prometheus::Family<prometheus::Gauge>* top_rating_family_;
+  prometheus::Family<prometheus::Gauge>* top_ci_low_family_;
+  prometheus::Family<prometheus::Gauge>* top_ci_high_family_;
+  // The agents SetTopAgents last set, by (pool, model).
+  absl::flat_hash_map<std::pair<std::string, std::string>, std::vector<std::string>> top_agents_;
 
   prometheus::Counter* applied_;
   prometheus::Counter* duplicate_;

@@ -16,7 +16,7 @@ Pipeline::Pipeline(const DaemonConfig& config, OutputSink* sink, ResultsInput* i
       input_(input),
       metrics_(metrics),
       clock_(clock),
-      leaderboards_(config.leaderboard_interval, clock, metrics),
+      leaderboards_(config.leaderboard_interval, clock, metrics, config.metrics_top_agents),
       restorer_(config, fingerprint_, input, snapshots, metrics, clock),
       solver_(metrics),
       processor_(config, &registry_, sink, &leaderboards_, &solver_, metrics, clock),

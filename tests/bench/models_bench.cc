@@ -3,6 +3,7 @@
 // model update alone (or, for BM_PoolApply, validation + interning + all models).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "benchmark/benchmark.h"
 #include "ratings/elo.h"
 #include "ratings/maximal_lottery.h"
+#include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
 #include "ratings/sco.h"
 
@@ -128,6 +130,67 @@ void BM_PoolApply(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 
+// The online bootstrap replicas of Elo and SCO (docs/MODELS.md §5.6) on one result: the
+// Poisson draws and both models' replicas.
+void BM_BootstrapUpdate(benchmark::State& state) {
+  const auto agents = static_cast<size_t>(state.range(0));
+  const auto k = static_cast<size_t>(state.range(1));
+  const auto replicas = static_cast<uint32_t>(state.range(2));
+  const Stream stream = MakeStream(agents, k);
+  OnlineBootstrap boot =
+      *OnlineBootstrap::Create({.replicas = replicas, .seed = 1}, EloOptions{}, ScoOptions{});
+  boot.Resize(agents);
+  size_t i = 0;
+  uint64_t index = 0;
+  for (auto _ : state) {
+    boot.Update(stream.At(i), index++);
+    i = (i + 1) & (kStream - 1);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+  benchmark::DoNotOptimize(boot.EloReplicas(0)[0]);
+}
+
+// Pool::Apply as ratingd's pool calls it, with `replicas` bootstrap replicas after it (0:
+// none): the cost of intervals against today's per-result path.
+void BM_PoolApplyWithReplicas(benchmark::State& state) {
+  const auto agents = static_cast<size_t>(state.range(0));
+  const auto k = static_cast<size_t>(state.range(1));
+  const auto replicas = static_cast<uint32_t>(state.range(2));
+  const Stream stream = MakeStream(agents, k);
+  std::vector<Result> results(kStream);
+  for (size_t i = 0; i < kStream; ++i) {
+    const IndexedResult r = stream.At(i);
+    for (size_t j = 0; j < k; ++j) {
+      results[i].standings.push_back(
+          {absl::StrCat("agent-", r.agents[j]), r.ranks[j], std::nullopt});
+    }
+  }
+  Pool pool = *Pool::Create({});
+  for (const Result& r : results) (void)pool.Apply(r);  // intern everyone first
+  std::optional<OnlineBootstrap> boot;
+  if (replicas > 0) {
+    boot = *OnlineBootstrap::Create({.replicas = replicas, .seed = 1}, EloOptions{}, ScoOptions{});
+    boot->Resize(pool.index().size());
+  }
+  std::vector<AgentId> ids;
+  std::vector<uint32_t> ranks;
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pool.Apply(results[i]));
+    if (boot) {
+      ids.clear();
+      ranks.clear();
+      for (const Standing& s : results[i].standings) {
+        ids.push_back(*pool.index().Find(s.agent));
+        ranks.push_back(s.rank);
+      }
+      boot->Update({ids, ranks, 1.0}, pool.results() - 1);
+    }
+    i = (i + 1) & (kStream - 1);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
 void Sizes(benchmark::internal::Benchmark* b) {
   for (int64_t agents : {1000, 52958}) {
     for (int64_t k : {2, 7}) b->Args({agents, k});
@@ -144,6 +207,22 @@ BENCHMARK(BM_ScoUpdate)->ArgNames({"agents", "k"})->Apply(Sizes);
 BENCHMARK(BM_MlMarginsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_AllModelsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_PoolApply)->ArgNames({"agents", "k"})->Apply(MlSizes);
+BENCHMARK(BM_BootstrapUpdate)
+    ->ArgNames({"agents", "k", "replicas"})
+    ->Args({1000, 2, 16})
+    ->Args({1000, 7, 16})
+    ->Args({52958, 2, 16})
+    ->Args({52958, 7, 16})
+    ->Args({1000, 2, 8})
+    ->Args({1000, 2, 32});
+BENCHMARK(BM_PoolApplyWithReplicas)
+    ->ArgNames({"agents", "k", "replicas"})
+    ->Args({1000, 2, 0})
+    ->Args({1000, 2, 16})
+    ->Args({1000, 7, 0})
+    ->Args({1000, 7, 16})
+    ->Args({4096, 2, 0})
+    ->Args({4096, 2, 16});
 
 }  // namespace
 }  // namespace ratings

@@ -18,6 +18,7 @@ namespace {
 
 void BM_RecordPath(benchmark::State& state) {
   const auto format = static_cast<DaemonConfig::DeltaFormat>(state.range(0));
+  const auto replicas = static_cast<uint32_t>(state.range(1));
   std::string dir = "/tmp/record_path_bench_XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) state.SkipWithError("mkdtemp");
   FakeBroker broker(1);
@@ -25,6 +26,7 @@ void BM_RecordPath(benchmark::State& state) {
   DaemonConfig config = TestConfig(dir, /*ml=*/true);
   config.pool.ml_solve_every = 1000;
   config.delta_format = format;
+  config.pool.bootstrap_replicas = replicas;
   config.commit_interval = absl::Hours(1);  // commits by count, as under a backlog
   Instance instance(&broker, config, &clock);
   instance.consumer.Assign({0});
@@ -52,9 +54,11 @@ void BM_RecordPath(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
+// Args: delta format, bootstrap replicas per pool (0: no intervals; 16: the default).
 BENCHMARK(BM_RecordPath)
-    ->Arg(static_cast<int>(DaemonConfig::DeltaFormat::kBatch))
-    ->Arg(static_cast<int>(DaemonConfig::DeltaFormat::kSingle));
+    ->Args({static_cast<int>(DaemonConfig::DeltaFormat::kBatch), 0})
+    ->Args({static_cast<int>(DaemonConfig::DeltaFormat::kBatch), 16})
+    ->Args({static_cast<int>(DaemonConfig::DeltaFormat::kSingle), 16});
 
 }  // namespace
 }  // namespace ratingd::testing

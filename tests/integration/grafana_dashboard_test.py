@@ -29,7 +29,8 @@ SUBSTITUTIONS = {"$__rate_interval": "30s", "$__interval": "5s", "$__range": "5m
 REQUIRED_PANELS = ["Throughput", "Rejections by reason (DLQ)", "Duplicates",
                    "Consumer lag (records)", "Consumer lag (seconds)", "Update latency",
                    "End-to-end latency", "Snapshot age", "Snapshot duration", "Agents per pool",
-                   "Results per pool", "ML exploitability", "Rank disagreement", "Top-1 changes"]
+                   "Results per pool", "ML exploitability", "Rank disagreement", "Top-1 changes",
+                   "Top agents' intervals"]
 PROMQL_WORDS = {"sum", "max", "min", "avg", "count", "by", "without", "on", "ignoring",
                 "group_left", "group_right", "and", "or", "unless", "bool", "rate", "increase",
                 "irate", "delta", "deriv", "time", "histogram_quantile", "le", "offset",

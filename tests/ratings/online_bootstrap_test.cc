@@ -127,12 +127,13 @@ TEST(OnlineBootstrapTest, EachReplicaIsTheModelFedItsPoissonWeights) {
       sco[r].Update(weighted);
     }
   }
-  // Elo: exp(x ln10/400) against pow(10, x/400) differ in the last bits, and those
-  // differences compound over 2,000 results; SCO uses exp in both.
+  // The replicas evaluate the logistic in single precision (relative error ~1e-7 per
+  // evaluation); over 2,000 results that left at most 5.3e-6 Elo and 1.5e-6 SCO between the
+  // two here. A wrong weight or pairing moves ratings by whole K-sized steps.
   for (AgentId a = 0; a < kAgents; ++a) {
     for (size_t r = 0; r < kReplicas; ++r) {
-      EXPECT_NEAR(boot.EloReplicas(a)[r], elo[r].Rating(a), 1e-7) << a << "/" << r;
-      EXPECT_NEAR(boot.ScoReplicas(a)[r], sco[r].Rating(a), 1e-9) << a << "/" << r;
+      EXPECT_NEAR(boot.EloReplicas(a)[r], elo[r].Rating(a), 1e-4) << a << "/" << r;
+      EXPECT_NEAR(boot.ScoReplicas(a)[r], sco[r].Rating(a), 2e-5) << a << "/" << r;
     }
   }
 }

@@ -6,6 +6,7 @@
 // calculation (Elo, K = 32).
 #include "daemon/ratingd/leaderboard_publisher.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -112,6 +113,32 @@ TEST(LeaderboardPublisherTest, LeaderboardHoldsThePoolsRankingAtTheClocksTime) {
   EXPECT_EQ(board.ranking(1).agent(), "b");
   EXPECT_EQ(board.ranking(1).rating(), 1484);
   EXPECT_EQ(board.computed_at().seconds(), absl::ToUnixSeconds(b.clock.Now()));
+}
+
+// Publishing an elo or sco leaderboard sets the gauges of its best agents (here both of
+// "chess"), with the published intervals.
+TEST(LeaderboardPublisherTest, TopAgentsGaugesFollowThePublishedLeaderboard) {
+  Boards b;
+  LeaderboardPublisher publisher(absl::Seconds(10), &b.clock, &b.metrics, /*top_agents=*/1);
+  publisher.MarkDue("chess", Model::kElo);
+  ASSERT_EQ(publisher.Publish(b.registry, b.sink, false), 1u);
+  b.Committed();
+  const v1::Leaderboard board = b.broker.Leaderboards().at(0);
+  ASSERT_TRUE(board.ranking(0).has_ci_low());
+  std::vector<std::pair<std::string, double>> gauges;
+  for (const prometheus::MetricFamily& family : b.metrics.registry()->Collect()) {
+    if (family.name.rfind("ratingd_top_agent_", 0) != 0) continue;
+    for (const prometheus::ClientMetric& m : family.metric) {
+      std::string agent;
+      for (const auto& l : m.label) agent += l.name == "agent" ? l.value : "";
+      gauges.emplace_back(family.name + "/" + agent, m.gauge.value);
+    }
+  }
+  std::sort(gauges.begin(), gauges.end());
+  EXPECT_THAT(gauges,
+              ElementsAre(std::pair("ratingd_top_agent_ci_high/a", board.ranking(0).ci_high()),
+                          std::pair("ratingd_top_agent_ci_low/a", board.ranking(0).ci_low()),
+                          std::pair("ratingd_top_agent_rating/a", 1516.0)));
 }
 
 TEST(LeaderboardPublisherTest, MarkAllDueMarksOnlyTheEnabledModels) {

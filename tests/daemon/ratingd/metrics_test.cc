@@ -3,6 +3,7 @@
 #include "daemon/ratingd/metrics.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,41 @@ TEST(MetricsTest, ForgetsTheGaugesOfPartitionsAndPoolsHandedOver) {
   metrics.PoolAgents("a").Set(4);
   EXPECT_THAT(Series(metrics, "ratingd_pool_agents"),
               ElementsAre("pool=_other;", "pool=a;", "pool=b;"));
+}
+
+// The value of `name`'s series with exactly these labels ("k=v;" each, sorted by key).
+std::optional<double> Value(const Metrics& metrics, const std::string& name,
+                            const std::string& labels) {
+  for (const prometheus::MetricFamily& family : metrics.registry()->Collect()) {
+    if (family.name != name) continue;
+    for (const prometheus::ClientMetric& m : family.metric) {
+      std::string got;
+      for (const prometheus::ClientMetric::Label& l : m.label) got += l.name + "=" + l.value + ";";
+      if (got == labels) return m.gauge.value;
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(MetricsTest, TopAgentsReplaceTheirPredecessorsAndGoWithThePool) {
+  Metrics metrics(/*max_pools=*/1);
+  metrics.SetTopAgents("chess", "elo",
+                       {{"a", 1600, 1550, 1650}, {"b", 1500, 1450, 1540}, {"c", 1400, {}, {}}});
+  EXPECT_EQ(Value(metrics, "ratingd_top_agent_rating", "agent=a;model=elo;pool=chess;"), 1600);
+  EXPECT_EQ(Value(metrics, "ratingd_top_agent_ci_low", "agent=b;model=elo;pool=chess;"), 1450);
+  EXPECT_EQ(Value(metrics, "ratingd_top_agent_ci_high", "agent=a;model=elo;pool=chess;"), 1650);
+  EXPECT_THAT(Series(metrics, "ratingd_top_agent_ci_low"),  // c has no interval
+              ElementsAre("agent=a;model=elo;pool=chess;", "agent=b;model=elo;pool=chess;"));
+  // b dropped out of the top: its series go; d is new.
+  metrics.SetTopAgents("chess", "elo", {{"d", 1700, 1650, 1750}, {"a", 1600, 1560, 1640}});
+  EXPECT_THAT(Series(metrics, "ratingd_top_agent_rating"),
+              ElementsAre("agent=a;model=elo;pool=chess;", "agent=d;model=elo;pool=chess;"));
+  EXPECT_EQ(Value(metrics, "ratingd_top_agent_ci_low", "agent=a;model=elo;pool=chess;"), 1560);
+  metrics.SetTopAgents("go", "elo", {{"x", 1, 0, 2}});  // beyond max_pools: no series
+  EXPECT_EQ(Series(metrics, "ratingd_top_agent_rating").size(), 2u);
+  metrics.ForgetPool("chess");
+  EXPECT_THAT(Series(metrics, "ratingd_top_agent_rating"), IsEmpty());
+  EXPECT_THAT(Series(metrics, "ratingd_top_agent_ci_high"), IsEmpty());
 }
 
 }  // namespace
