@@ -1,5 +1,7 @@
 #include "daemon/pool_report.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,37 @@ absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool&
     }
   }
   return report;
+}
+
+void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
+                    const ratings::OnlineBootstrap* bootstrap, uint64_t provisional_games,
+                    google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
+  const std::vector<uint64_t>& results = pool.games().results();
+  std::vector<ratings::AgentId> ids;
+  ids.reserve(static_cast<size_t>(ranking.size()));
+  for (v1::RankedAgent& r : ranking) {
+    const ratings::AgentId id = *pool.index().Find(r.agent());
+    ids.push_back(id);
+    r.set_games(static_cast<uint32_t>(std::min<uint64_t>(results[id], UINT32_MAX)));
+    r.set_provisional(results[id] < provisional_games);
+  }
+  std::vector<ratings::RatingInterval> intervals;
+  if (bootstrap == nullptr) return;
+  if (model == ratings::Model::kElo && bootstrap->has_elo() && pool.elo()) {
+    intervals = bootstrap->EloIntervals(pool.elo()->ratings());
+  } else if (model == ratings::Model::kSco && bootstrap->has_sco() && pool.sco()) {
+    intervals = bootstrap->ScoIntervals(pool.sco()->ratings());
+  } else {
+    return;
+  }
+  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
+  for (int i = 0; i < ranking.size(); ++i) {
+    const ratings::AgentId a = ids[static_cast<size_t>(i)];
+    ranking[i].set_ci_low(intervals[a].low);
+    ranking[i].set_ci_high(intervals[a].high);
+    ranking[i].set_rank_low(ranks[a].best);
+    ranking[i].set_rank_high(ranks[a].worst);
+  }
 }
 
 }  // namespace ratingd

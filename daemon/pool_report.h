@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "ratingd/v1/report.pb.h"
 #include "ratings/model.h"
+#include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
 
 namespace ratingd {
@@ -24,5 +25,15 @@ namespace ratingd {
 // refused for the pool's size.
 absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool& pool, size_t limit,
                                             uint64_t seed);
+
+// The uncertainty fields ratingd publishes (docs/MODELS.md §5.6), added to each entry of
+// `ranking` (a ranking of `pool`'s agents, any subset, by name): `games` (the results the
+// agent is in, saturated to uint32: protobuf's JSON prints 64-bit integers as strings) and
+// `provisional` (games < provisional_games); for elo and sco with `bootstrap`, `ci_low`,
+// `ci_high` (its interval around the pool's point rating) and `rank_low`, `rank_high` (the
+// rank interval among all the pool's agents). O(agents · replicas + agents log agents).
+void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
+                    const ratings::OnlineBootstrap* bootstrap, uint64_t provisional_games,
+                    google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking);
 
 }  // namespace ratingd

@@ -20,10 +20,11 @@ namespace {
 // replicas with other rounding).
 constexpr size_t kPacket = 8;
 
-using Row = Eigen::Map<Eigen::ArrayXd>;
 using ConstRow = Eigen::Map<const Eigen::ArrayXd>;
-// A row's worth of temporaries on the stack (no allocation per pair).
-using Lanes = Eigen::Array<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxReplicas, 1>;
+// kPacket replicas of one agent (unaligned in the rows).
+using Block = Eigen::Array<double, kPacket, 1>;
+using BlockMap = Eigen::Map<Block>;
+using ConstBlockMap = Eigen::Map<const Block>;
 
 // ceil(P(X <= k) · 2^32) for X ~ Poisson(1), k = 0..11 (P(X <= 12) · 2^32 rounds to 2^32):
 // u < T[0] gives 0, T[k-1] <= u < T[k] gives k. Checked against an independent computation
@@ -34,11 +35,10 @@ constexpr std::array<uint64_t, 12> kPoissonThresholds = {
 
 // 1 / (1 + exp(x)) lane by lane, the logistic both models' expected scores are made of,
 // evaluated in single precision: four lanes per SSE packet and a shorter polynomial than
-// double's make it about 3x faster, and the replicas need their spread, not the last bits
+// double's make it faster, and the replicas need their spread, not the last bits
 // (the relative error, ~1e-7, moves an Elo replica by < 1e-5 per game).
-Lanes InverseOnePlusExp(const Lanes& x) {
-  using FloatLanes = Eigen::Array<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxReplicas, 1>;
-  const FloatLanes e = x.cast<float>().exp();
+Block InverseOnePlusExp(const Block& x) {
+  const Eigen::Array<float, kPacket, 1> e = x.cast<float>().exp();
   return (1.0f / (1.0f + e)).cast<double>();
 }
 
@@ -114,62 +114,75 @@ void OnlineBootstrap::Update(const IndexedResult& result, uint64_t index) {
   for (size_t r = 0; r < counts_.size(); ++r) {
     weights_[r] = result.weight * static_cast<double>(counts_[r]);
   }
-  moves_.assign(result.size() * stride_, 0.0);
+  moves_.resize(result.size() * kPacket);
   if (elo_options_) UpdateElo(result);
   if (sco_options_) UpdateSco(result);
+}
+
+void OnlineBootstrap::Update(const Result& result, const AgentIndex& agents, uint64_t index) {
+  ids_.clear();
+  ranks_.clear();
+  for (const Standing& s : result.standings) {
+    ids_.push_back(*agents.Find(s.agent));
+    ranks_.push_back(s.rank);
+  }
+  Resize(agents.size());
+  Update({ids_, ranks_, result.weight}, index);
 }
 
 void OnlineBootstrap::UpdateElo(const IndexedResult& result) {
   // Elo::Update with replica r's weight, lane by lane: each pair moves by
   // K w_r / (k-1) · (S - E), from the lower-rated side of each replica as Elo::Update does.
-  // 10^(d/400) is computed as exp(d · ln10/400), Eigen's vectorised exp.
+  // 10^(d/400) is computed as exp(d · ln10/400). One block of kPacket replicas at a time:
+  // fixed-size blocks compile to straight-line SIMD code.
   const size_t k = result.size();
-  const Lanes step = ConstRow(weights_.data(), static_cast<Eigen::Index>(stride_)) *
-                     (elo_options_->k / static_cast<double>(k - 1));
+  const double step_scale = elo_options_->k / static_cast<double>(k - 1);
   const double scale = std::numbers::ln10 / 400.0;
-  const auto row = [&](std::vector<double>& v, size_t i) {
-    return Row(v.data() + i * stride_, static_cast<Eigen::Index>(stride_));
-  };
-  for (size_t i = 0; i < k; ++i) {
-    const Row ri = row(elo_, result.agents[i]);
-    for (size_t j = i + 1; j < k; ++j) {
-      const Row rj = row(elo_, result.agents[j]);
-      const double actual = result.ranks[i] < result.ranks[j]    ? 1.0
-                            : result.ranks[i] == result.ranks[j] ? 0.5
-                                                                 : 0.0;
-      const Lanes d = rj - ri;
-      // The lower-rated side's expected score, the same expression whichever side it is.
-      const Lanes expected = InverseOnePlusExp(d.abs() * scale);
-      const Lanes move =
-          (d < 0.0).select(-(step * ((1.0 - actual) - expected)), step * (actual - expected));
-      row(moves_, i) += move;
-      row(moves_, j) -= move;
+  for (size_t lane = 0; lane < stride_; lane += kPacket) {
+    const auto at = [&](AgentId a) { return BlockMap(elo_.data() + a * stride_ + lane); };
+    const auto moved = [&](size_t i) { return BlockMap(moves_.data() + i * kPacket); };
+    const Block step = ConstBlockMap(weights_.data() + lane) * step_scale;
+    std::fill(moves_.begin(), moves_.end(), 0.0);
+    for (size_t i = 0; i < k; ++i) {
+      for (size_t j = i + 1; j < k; ++j) {
+        const double actual = result.ranks[i] < result.ranks[j]    ? 1.0
+                              : result.ranks[i] == result.ranks[j] ? 0.5
+                                                                   : 0.0;
+        const Block d = at(result.agents[j]) - at(result.agents[i]);
+        // The lower-rated side's expected score, the same expression whichever side it is.
+        const Block expected = InverseOnePlusExp(d.abs() * scale);
+        const Block move =
+            (d < 0.0).select(-(step * ((1.0 - actual) - expected)), step * (actual - expected));
+        moved(i) += move;
+        moved(j) -= move;
+      }
     }
+    for (size_t i = 0; i < k; ++i) at(result.agents[i]) += moved(i);
   }
-  for (size_t i = 0; i < k; ++i) row(elo_, result.agents[i]) += row(moves_, i);
-  std::fill(moves_.begin(), moves_.end(), 0.0);
 }
 
 void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
   // Sco::Update with replica r's weight: for a strictly above b, s = sigma((theta_b -
   // theta_a)/tau), theta_a += alpha w_r s(1-s)/tau, theta_b -= the same; then clip.
   const ScoOptions& o = *sco_options_;
-  const Lanes rate =
-      ConstRow(weights_.data(), static_cast<Eigen::Index>(stride_)) * (o.alpha / o.tau);
+  const double rate_scale = o.alpha / o.tau;
   const double inverse_tau = 1.0 / o.tau;
-  const auto row = [&](std::vector<double>& v, size_t i) {
-    return Row(v.data() + i * stride_, static_cast<Eigen::Index>(stride_));
-  };
-  sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
-    const Lanes x = (row(sco_, result.agents[b]) - row(sco_, result.agents[a])) * inverse_tau;
-    const Lanes s = InverseOnePlusExp(-x);
-    const Lanes move = rate * s * (1.0 - s);
-    row(moves_, a) += move;
-    row(moves_, b) -= move;
-  });
-  for (size_t i = 0; i < result.size(); ++i) {
-    Row theta = row(sco_, result.agents[i]);
-    theta = (theta + row(moves_, i)).max(o.min).min(o.max);
+  for (size_t lane = 0; lane < stride_; lane += kPacket) {
+    const auto at = [&](AgentId a) { return BlockMap(sco_.data() + a * stride_ + lane); };
+    const auto moved = [&](size_t i) { return BlockMap(moves_.data() + i * kPacket); };
+    const Block rate = ConstBlockMap(weights_.data() + lane) * rate_scale;
+    std::fill(moves_.begin(), moves_.end(), 0.0);
+    sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
+      const Block x = (at(result.agents[b]) - at(result.agents[a])) * inverse_tau;
+      const Block s = InverseOnePlusExp(-x);
+      const Block move = rate * s * (1.0 - s);
+      moved(a) += move;
+      moved(b) -= move;
+    });
+    for (size_t i = 0; i < result.size(); ++i) {
+      BlockMap theta = at(result.agents[i]);
+      theta = (theta + moved(i)).max(o.min).min(o.max);
+    }
   }
 }
 

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "ratings/agent_index.h"
 #include "ratings/batch/rating_intervals.h"
 #include "ratings/elo.h"
 #include "ratings/result.h"
@@ -72,6 +73,9 @@ class OnlineBootstrap {
   // result.weight * count_r, the counts from DrawCounts(seed, index): the model's own
   // update (Elo::Update, Sco::Update) with that weight. Precondition: every id < size().
   void Update(const IndexedResult& result, uint64_t index);
+  // The same for a result by agent names, every one of them already in `agents` (the
+  // pool's index, after Pool::Apply interned them); grows to agents.size() first.
+  void Update(const Result& result, const AgentIndex& agents, uint64_t index);
 
   // 95% intervals around the point ratings `point` (by agent id, size() of them):
   // point ± kZ95 · s, s the standard deviation (n - 1) of the agent's replicas; SCO's are
@@ -121,7 +125,9 @@ class OnlineBootstrap {
   // Scratch for Update(), kept to avoid allocations per result.
   std::vector<uint32_t> counts_;
   std::vector<double> weights_;  // stride_: result.weight * count_r, 0 in the padding
-  std::vector<double> moves_;    // k * stride_
+  std::vector<double> moves_;    // k blocks of replicas
+  std::vector<AgentId> ids_;     // the result's agents and ranks (Update by names)
+  std::vector<uint32_t> ranks_;
 };
 
 }  // namespace ratings

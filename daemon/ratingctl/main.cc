@@ -42,6 +42,11 @@ ABSL_FLAG(std::string, format, "",
 ABSL_FLAG(uint64_t, seed, 0, "seed of the pool's random generator");
 ABSL_FLAG(std::string, pool, "",
           "JSONL input: rate only this pool (required if the file has several)");
+ABSL_FLAG(uint32_t, bootstrap_replicas, 0,
+          "rate, online models: add ratingd's games, provisional and (elo, sco) intervals from "
+          "this many bootstrap replicas seeded by the pool's name (0 = none, else 2..256)");
+ABSL_FLAG(uint64_t, provisional_games, 20,
+          "rate with --bootstrap-replicas: agents in fewer results are provisional");
 ABSL_FLAG(std::string, output, "json",
           "json (the document of docs/CONTRACTS.md §2) or table (for people)");
 // eval.
@@ -106,9 +111,12 @@ constexpr char kUsage[] =
     "ratingctl rate --method M --input FILE\n"
     "               [--format jsonl|preflib|scores|battles|battles-csv]\n"
     "               [--param key=value]... [--seed N] [--pool P] [--output json|table]\n"
+    "               [--bootstrap-replicas R [--provisional-games 20]]\n"
     "\n"
     "Rates the results of FILE with method M and prints the ranking as JSON on stdout.\n"
-    "Online models (file order): elo, sco, ml. Batch: elo-bt, sco-batch, sco-fy. Voting\n"
+    "Online models (file order): elo, sco, ml; with R replicas each agent also gets what\n"
+    "ratingd publishes: games, provisional and (elo, sco) its interval. Batch: elo-bt, sco-batch, "
+    "sco-fy. Voting\n"
     "rules: approval (k = 3), plurality, borda, stv (winners), copeland, kemeny\n"
     "(max_agents), ranked-pairs, schulze, ml-exact and iml (max_agents, tolerance).\n"
     "Agents vs tasks: nash-avg (tolerance), Nash averaging; needs scores per task (a score\n"
@@ -220,6 +228,8 @@ int Rate(std::vector<std::string> params) {
   config.seed = absl::GetFlag(FLAGS_seed);
   config.pool = absl::GetFlag(FLAGS_pool);
   config.params = std::move(params);
+  config.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
+  config.provisional_games = absl::GetFlag(FLAGS_provisional_games);
   if (config.method.empty()) return Fail("rate: --method is required (see --help)");
   if (isatty(STDERR_FILENO)) config.progress = ratingd::TerminalProgress(config.method);
   if (config.input.empty()) return Fail("rate: --input FILE is required");

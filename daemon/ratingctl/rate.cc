@@ -14,6 +14,7 @@
 #include "daemon/ratingctl/rate_games.h"
 #include "daemon/ratingctl/rate_voting.h"
 #include "ratings/model.h"
+#include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -104,6 +105,18 @@ absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
 
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   RETURN_IF_ERROR(CheckMethod(config.method));
+  if (config.bootstrap_replicas != 0) {
+    if (!ratings::ParseModel(config.method).has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--bootstrap-replicas: only the online models elo, sco and ml take it, not '",
+          config.method, "' (elo-bt and sco-batch: --param ci=...)"));
+    }
+    if (config.bootstrap_replicas < 2 || config.bootstrap_replicas > ratings::kMaxReplicas) {
+      return absl::InvalidArgumentError(absl::StrCat("--bootstrap-replicas must be 0 or 2..",
+                                                     ratings::kMaxReplicas, ", got ",
+                                                     config.bootstrap_replicas));
+    }
+  }
   // Bad parameters are reported before the input is read.
   if (IsVotingMethod(config.method)) {
     RETURN_IF_ERROR(CheckVotingParams(config));
@@ -135,16 +148,31 @@ absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
   }
   ASSIGN_OR_RETURN(const ratings::PoolOptions options, OptionsFor(*model, config.params));
   ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  // ratingd's replicas of this pool: seeded by its name (records hold one pool here).
+  std::optional<ratings::OnlineBootstrap> bootstrap;
+  if (config.bootstrap_replicas > 0 && *model != ratings::Model::kMl) {
+    ASSIGN_OR_RETURN(bootstrap,
+                     ratings::OnlineBootstrap::Create(
+                         {.replicas = config.bootstrap_replicas,
+                          .seed = ratings::NameSeed(records.empty() ? "" : records.front().pool)},
+                         options.elo ? std::optional(options.elo_options) : std::nullopt,
+                         options.sco ? std::optional(options.sco_options) : std::nullopt));
+  }
   for (const ratings::io::ResultRecord& record : records) {
     absl::Status applied = pool.Apply(record.result);
     if (!applied.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
     }
+    if (bootstrap) bootstrap->Update(record.result, pool.index(), pool.results() - 1);
   }
 
   // The online models draw nothing; the seed is only echoed in extra.seed.
   ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(*model, pool, 0, config.seed));
+  if (config.bootstrap_replicas > 0) {
+    AddUncertainty(*model, pool, bootstrap ? &*bootstrap : nullptr, config.provisional_games,
+                   *report.mutable_ranking());
+  }
   (*report.mutable_extra()->mutable_fields())["skipped_votes"].set_number_value(
       static_cast<double>(skipped_votes));
   return report;

@@ -22,7 +22,12 @@ struct RateConfig {
   std::vector<std::string> params = {};            // "key=value", see model_params.h
   uint64_t seed = 0;                               // batch sampling; echoed in extra.seed
   std::string pool = {};                           // JSONL: rate only this pool
-  ratings::ProgressFn progress = {};               // batch methods report progress here
+  // Online models: with replicas (2..256), each entry also gets games, provisional and
+  // (elo, sco) the interval fields, as ratingd publishes them for this pool
+  // (docs/MODELS.md §5.6). 0: none of them.
+  uint32_t bootstrap_replicas = 0;
+  uint64_t provisional_games = 20;
+  ratings::ProgressFn progress = {};  // batch methods report progress here
 };
 
 // The methods RunRate knows, for help texts.

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "daemon/model_params.h"
+#include "daemon/pool_report.h"
 #include "daemon/ratingd/wire_format.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -23,11 +24,6 @@ std::vector<T> ToVector(const google::protobuf::RepeatedField<T>& field) {
 }
 
 }  // namespace
-
-void SetGames(uint64_t games, uint64_t provisional_games, v1::RankedAgent& entry) {
-  entry.set_games(static_cast<uint32_t>(std::min<uint64_t>(games, UINT32_MAX)));
-  entry.set_provisional(games < provisional_games);
-}
 
 LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool)
     : name_(std::move(name)),
@@ -227,14 +223,8 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   std::vector<ratings::AgentId>& ids = scratch_.ids;
   ids.clear();
   for (const ratings::Standing& s : result.standings) ids.push_back(*pool_.index().Find(s.agent));
-  if (bootstrap_) {
-    std::vector<uint32_t>& ranks = scratch_.ranks;
-    ranks.clear();
-    for (const ratings::Standing& s : result.standings) ranks.push_back(s.rank);
-    bootstrap_->Resize(pool_.index().size());
-    // Result number results() - 1 of the pool: a replay draws the same weights.
-    bootstrap_->Update({ids, ranks, result.weight}, pool_.results() - 1);
-  }
+  // Result number results() - 1 of the pool: a replay draws the same weights.
+  if (bootstrap_) bootstrap_->Update(result, pool_.index(), pool_.results() - 1);
 
   // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
   size_t used = 0;
@@ -421,41 +411,14 @@ v1::RatingReport LivePool::Report(ratings::Model model, size_t limit) const {
   extra["seed"].set_number_value(0);
   const ratings::RankedOrder& order = Order(model);
   const size_t n = limit == 0 ? order.size() : std::min(limit, order.size());
-  std::vector<ratings::AgentId> ids;
   for (uint32_t rank = 1; rank <= n; ++rank) {
     v1::RankedAgent* r = report.add_ranking();
     r->set_rank(rank);
     r->set_agent(pool_.index().Name(order.At(rank)));
     r->set_rating(order.Rating(order.At(rank)));
-    ids.push_back(order.At(rank));
   }
-  AddUncertainty(model, ids, *report.mutable_ranking());
+  AddUncertainty(model, pool_, bootstrap(), config_.provisional_games, *report.mutable_ranking());
   return report;
-}
-
-void LivePool::AddUncertainty(ratings::Model model, absl::Span<const ratings::AgentId> ids,
-                              google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) const {
-  const std::vector<uint64_t>& results = pool_.games().results();
-  for (int i = 0; i < ranking.size(); ++i) {
-    SetGames(results[ids[static_cast<size_t>(i)]], config_.provisional_games, ranking[i]);
-  }
-  if (!bootstrap_ || model == ratings::Model::kMl) return;
-  std::vector<ratings::RatingInterval> intervals;
-  if (model == ratings::Model::kElo && bootstrap_->has_elo()) {
-    intervals = bootstrap_->EloIntervals(pool_.elo()->ratings());
-  } else if (model == ratings::Model::kSco && bootstrap_->has_sco()) {
-    intervals = bootstrap_->ScoIntervals(pool_.sco()->ratings());
-  } else {
-    return;
-  }
-  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
-  for (int i = 0; i < ranking.size(); ++i) {
-    const ratings::AgentId a = ids[static_cast<size_t>(i)];
-    ranking[i].set_ci_low(intervals[a].low);
-    ranking[i].set_ci_high(intervals[a].high);
-    ranking[i].set_rank_low(ranks[a].best);
-    ranking[i].set_rank_high(ranks[a].worst);
-  }
 }
 
 v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
@@ -473,29 +436,25 @@ v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
       if (ml_last_rank_[a] > 0) ranked.emplace_back(ml_last_rank_[a], a);
     }
     std::sort(ranked.begin(), ranked.end());
-    std::vector<ratings::AgentId> ids;
     for (const auto& [rank, a] : ranked) {
       v1::RankedAgent* r = board.add_ranking();
       r->set_rank(rank);
       r->set_agent(pool_.index().Name(a));
       r->set_rating(ml_last_rating_[a]);
       (*board.mutable_lottery())[r->agent()] = ml_last_lottery_[a];
-      ids.push_back(a);
     }
     board.set_exploitability(ml_exploitability_);
-    AddUncertainty(model, ids, *board.mutable_ranking());
+    AddUncertainty(model, pool_, bootstrap(), config_.provisional_games, *board.mutable_ranking());
     return board;
   }
   const ratings::RankedOrder& order = Order(model);
-  std::vector<ratings::AgentId> ids;
   for (uint32_t rank = 1; rank <= order.size(); ++rank) {
     v1::RankedAgent* r = board.add_ranking();
     r->set_rank(rank);
     r->set_agent(pool_.index().Name(order.At(rank)));
     r->set_rating(order.Rating(order.At(rank)));
-    ids.push_back(order.At(rank));
   }
-  AddUncertainty(model, ids, *board.mutable_ranking());
+  AddUncertainty(model, pool_, bootstrap(), config_.provisional_games, *board.mutable_ranking());
   return board;
 }
 

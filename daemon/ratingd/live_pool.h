@@ -58,10 +58,6 @@ struct MlSolution {
   bool converged = false;
 };
 
-// Sets a ranking entry's `games` (saturated to uint32: protobuf's JSON prints 64-bit
-// integers as strings) and `provisional` (games < provisional_games).
-void SetGames(uint64_t games, uint64_t provisional_games, v1::RankedAgent& entry);
-
 class LivePool {
  public:
   static absl::StatusOr<std::unique_ptr<LivePool>> Create(std::string name,
@@ -135,10 +131,6 @@ class LivePool {
   // The replicas from a snapshot (FromSnapshot), or from the point ratings of `state` when
   // the snapshot has none or another number of them.
   absl::Status RestoreBootstrap(const v1::PoolSnapshot& s, const ratings::PoolState& state);
-  // Sets games and provisional on each entry of `ranking` (entry i is agent ids[i]), and for
-  // elo and sco with replicas its rating interval and its rank interval among all agents.
-  void AddUncertainty(ratings::Model model, absl::Span<const ratings::AgentId> ids,
-                      google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) const;
   void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
                    uint64_t& sequence, const std::vector<ratings::AgentId>& ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
@@ -163,7 +155,6 @@ class LivePool {
   struct Scratch {
     std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before;
     std::vector<ratings::AgentId> ids;
-    std::vector<uint32_t> ranks;
     std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
     absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;
     std::vector<std::pair<uint32_t, ratings::AgentId>> others;

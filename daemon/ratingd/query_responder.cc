@@ -175,10 +175,8 @@ void QueryResponder::Solve(const std::string& pool, ratings::Pool& copy) {
   // Seed 0, as LivePool::Report: ratingd has no seed.
   absl::StatusOr<v1::RatingReport> solved = PoolReport(ratings::Model::kMl, copy, 0, 0);
   if (solved.ok()) {
-    for (v1::RankedAgent& r : *solved->mutable_ranking()) {
-      SetGames(copy.games().results()[*copy.index().Find(r.agent())],
-               config_.pool.provisional_games, r);
-    }
+    AddUncertainty(ratings::Model::kMl, copy, nullptr, config_.pool.provisional_games,
+                   *solved->mutable_ranking());
   }
   std::shared_ptr<const v1::RatingReport> report;
   if (solved.ok()) report = std::make_shared<const v1::RatingReport>(*std::move(solved));

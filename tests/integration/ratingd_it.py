@@ -207,12 +207,17 @@ def kcat_produce(topic, key, value):
 
 
 def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
-    """Every pool's leaderboard over HTTP equals `ratingctl rate` on the same file."""
+    """Every pool's leaderboard over HTTP equals `ratingctl rate` on the same file, the
+    games, provisional flags and intervals of ratingd's default 16 bootstrap replicas
+    included (ratingctl --bootstrap-replicas=16 replays them from the pool's name)."""
     for pool in pools:
         for model in models:
             live = d.get("/v1/pools/%s/leaderboard?model=%s" % (pool, model))
             offline = json.loads(ratingctl("rate", "--method=" + model, "--input=" + path,
-                                           "--pool=" + pool).stdout)
+                                           "--pool=" + pool, "--bootstrap-replicas=16").stdout)
+            if model != "ml":
+                check(all("ci_low" in e for e in live["ranking"]),
+                      "%s/%s: no intervals in the live leaderboard" % (pool, model))
             for field in ("method", "agents", "results", "ranking"):
                 check(live[field] == offline[field],
                       "%s/%s: %s differs:\n daemon  %s\n ratingctl %s" %

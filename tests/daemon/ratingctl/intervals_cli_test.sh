@@ -80,7 +80,42 @@ python3 -c "$check_ranks" "$tmp/sco.json" || fail "sco-batch bootstrap rank inte
 rate_json elo-bt "$tmp/t.jsonl" \
   'all("ci_low" not in e and "rank_low" not in e for e in d["ranking"]) and "fit_seconds" not in d["extra"]'
 
-# 3. Errors.
+# 3. Online models with --bootstrap-replicas (docs/MODELS.md §5.6): games counted from the
+# file, provisional below --provisional-games, intervals holding the rating, rank intervals
+# by their definition, the same output twice, and none of it without the flag.
+for model in elo sco; do
+  rate_to "$tmp/o-$model.json" --method $model --input "$tmp/t.jsonl" --bootstrap-replicas 16 \
+    --provisional-games 80
+  python3 -c "$check_ranks" "$tmp/o-$model.json" || fail "$model replicas: rank intervals"
+  rate_to "$tmp/o2-$model.json" --method $model --input "$tmp/t.jsonl" --bootstrap-replicas 16 \
+    --provisional-games 80
+  cmp -s "$tmp/o-$model.json" "$tmp/o2-$model.json" || fail "$model replicas: not reproducible"
+done
+rate_to "$tmp/o-ml.json" --method ml --input "$tmp/t.jsonl" --bootstrap-replicas 16 \
+  --provisional-games 80
+python3 - "$tmp/t.jsonl" "$tmp/o-elo.json" "$tmp/o-sco.json" "$tmp/o-ml.json" <<'PY' ||
+import collections, json, sys
+games = collections.Counter()
+for line in open(sys.argv[1]):
+    for s in json.loads(line)["standings"]:
+        games[s["agent"]] += 1
+for path in sys.argv[2:]:
+    for e in json.load(open(path))["ranking"]:
+        assert e["games"] == games[e["agent"]], (path, e, games[e["agent"]])
+        assert e["provisional"] == (games[e["agent"]] < 80), (path, e)
+        assert ("ci_low" in e) == (not path.endswith("ml.json")), (path, e)
+        if "ci_low" in e:
+            assert e["ci_low"] < e["rating"] < e["ci_high"], e
+assert min(games.values()) < 80 <= max(games.values()), games  # both kinds occur
+PY
+  fail "online models with replicas: games, provisional, intervals"
+rate_json elo "$tmp/t.jsonl" 'all("games" not in e and "ci_low" not in e for e in d["ranking"])'
+
+# 4. Errors.
+expect_error "--bootstrap-replicas must be 0 or 2..256, got 1" rate --method elo \
+  --input "$tmp/t.jsonl" --bootstrap-replicas 1
+expect_error "--bootstrap-replicas: only the online models elo, sco and ml take it" rate \
+  --method elo-bt --input "$tmp/t.jsonl" --bootstrap-replicas 16
 expect_error "--param ci (elo-bt): 'x' is not none, sandwich or bootstrap" rate \
   --method elo-bt --input "$tmp/t.jsonl" --param ci=x
 expect_error "--param rounds (elo-bt): '1' is not an integer >= 2" rate --method elo-bt \
