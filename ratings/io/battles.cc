@@ -1,12 +1,9 @@
 // Battles (docs/CONTRACTS.md §2.4): pairwise comparisons in LMArena's conventions, one per
 // JSONL line or CSV row, each becoming a 2-agent result.
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -19,6 +16,7 @@
 #include "absl/strings/strip.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "ratings/io/parallel_lines.h"
 #include "ratings/io/read_results.h"
 #include "ratings/status_macros.h"
 #include "simdjson.h"
@@ -28,9 +26,6 @@ namespace {
 
 // Integers up to 2^53 are exact in the double a JSON number is parsed into.
 constexpr double kMaxExactInteger = 9007199254740992.0;
-
-// Battles JSONL from this size on is parsed by two threads (ParseBattles).
-constexpr size_t kParallelBytes = size_t{1} << 20;
 
 // A byte-order mark, which spreadsheet programs put at the start of the CSV they write.
 constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
@@ -416,11 +411,10 @@ absl::StatusOr<Battle> BattleFromRow(const CsvRow& row, const Columns& columns) 
   return battle;
 }
 
-// The battles of JSONL `content` whose first line is line `first_line` of the file.
-absl::StatusOr<ReadOutput> ParseJsonLines(absl::string_view content, absl::string_view filename,
-                                          const ResultLimits& limits, int64_t first_line) {
-  ReadOutput output;
-  output.records.reserve(static_cast<size_t>(std::count(content.begin(), content.end(), '\n')) + 1);
+// The battles of JSONL `content` whose first line is line `first_line` of the file, appended
+// to `output` (a LinesParser, parallel_lines.h).
+absl::Status ParseJsonLines(absl::string_view content, absl::string_view filename,
+                            const ResultLimits& limits, int64_t first_line, ReadOutput& output) {
   simdjson::dom::parser parser;
   int64_t line_number = first_line - 1;
   for (absl::string_view line : absl::StrSplit(content, '\n')) {
@@ -431,7 +425,7 @@ absl::StatusOr<ReadOutput> ParseJsonLines(absl::string_view content, absl::strin
     if (!record.ok()) return WithWhere(record.status(), Where(filename, line_number));
     output.records.push_back(std::move(Locate(*record, filename, line_number)));
   }
-  return output;
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -442,23 +436,11 @@ absl::StatusOr<ReadOutput> ParseBattles(std::string_view content_view,
   // Debian's Abseil keeps its own absl::string_view, distinct from std::string_view.
   const absl::string_view content(content_view.data(), content_view.size());
   const absl::string_view filename(filename_view.data(), filename_view.size());
-  const size_t middle = content.size() < kParallelBytes ? absl::string_view::npos
-                                                        : content.find('\n', content.size() / 2);
-  if (middle == absl::string_view::npos) return ParseJsonLines(content, filename, limits, 1);
-  // Two halves on two threads, split at a line end; the records, their lines and the first
-  // error in file order are those of one pass over the whole.
-  const absl::string_view first = content.substr(0, middle);
-  const absl::string_view second = content.substr(middle + 1);
-  const auto second_line = static_cast<int64_t>(std::count(first.begin(), first.end(), '\n')) + 2;
-  absl::StatusOr<ReadOutput> tail;
-  std::thread helper([&] { tail = ParseJsonLines(second, filename, limits, second_line); });
-  absl::StatusOr<ReadOutput> head = ParseJsonLines(first, filename, limits, 1);
-  helper.join();
-  if (!head.ok()) return head.status();
-  if (!tail.ok()) return tail.status();
-  head->records.reserve(head->records.size() + tail->records.size());
-  std::move(tail->records.begin(), tail->records.end(), std::back_inserter(head->records));
-  return head;
+  // Files from kParallelBytes on are read in two halves on two threads (parallel_lines.h).
+  return ParseLinesInHalves(content,
+                            [&](absl::string_view part, int64_t first_line, ReadOutput& output) {
+                              return ParseJsonLines(part, filename, limits, first_line, output);
+                            });
 }
 
 absl::StatusOr<ReadOutput> ParseBattlesCsv(std::string_view content_view,

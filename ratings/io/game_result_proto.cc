@@ -9,11 +9,15 @@ namespace ratings::io {
 
 absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
                                        const ResultLimits& limits) {
-  if (message.pool().empty()) return absl::InvalidArgumentError("missing pool");
-  if (message.game_id().empty()) return absl::InvalidArgumentError("missing game_id");
   ResultRecord record = RecordFromProto(message);
-  RETURN_IF_ERROR(ValidateResult(record.result, limits));
+  RETURN_IF_ERROR(ValidateRecord(record, limits));
   return record;
+}
+
+absl::Status ValidateRecord(const ResultRecord& record, const ResultLimits& limits) {
+  if (record.pool.empty()) return absl::InvalidArgumentError("missing pool");
+  if (record.game_id.empty()) return absl::InvalidArgumentError("missing game_id");
+  return ValidateResult(record.result, limits);
 }
 
 ResultRecord RecordFromProto(const ratingd::v1::GameResult& message) {

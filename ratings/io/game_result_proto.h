@@ -13,6 +13,9 @@ namespace ratings::io {
 // name the field ("missing pool", "standings[1]: rank 0; ...").
 absl::StatusOr<ResultRecord> FromProto(const ratingd::v1::GameResult& message,
                                        const ResultLimits& limits);
+// FromProto's checks on a record already converted (or read from JSON without protobuf, as
+// ParseJsonl's fast path does): the same order and the same messages.
+absl::Status ValidateRecord(const ResultRecord& record, const ResultLimits& limits);
 
 // The conversion alone, with no check (callers classify problems themselves).
 ResultRecord RecordFromProto(const ratingd::v1::GameResult& message);

@@ -55,8 +55,10 @@ absl::StatusOr<ReadOutput> ParseResults(std::string_view content, std::string_vi
 
 // One parser per format; ParseResults dispatches to them.
 //
-// JSONL: one GameResult per line in protobuf's JSON form (parsed by protobuf's JSON
-// utilities; unknown fields are errors); blank lines are skipped. Each record must have
+// JSONL: one GameResult per line in protobuf's JSON form, read exactly as protobuf's JSON
+// utilities read it (unknown fields are errors): plain lines by a simdjson fast path
+// (jsonl_fast.h), every other line by protobuf itself; blank lines are skipped; content from
+// 1 MiB on is read in two halves on two threads (parallel_lines.h). Each record must have
 // a pool and a game id, and pass ValidateResult.
 absl::StatusOr<ReadOutput> ParseJsonl(std::string_view content, std::string_view filename,
                                       const ResultLimits& limits);
