@@ -87,8 +87,8 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
     r.set_games(static_cast<uint32_t>(std::min<uint64_t>(results[id], UINT32_MAX)));
     r.set_provisional(results[id] < provisional_games);
   }
-  std::vector<ratings::RatingInterval> intervals;
   if (bootstrap == nullptr) return;
+  std::vector<ratings::RatingInterval> intervals;
   if (model == ratings::Model::kElo && bootstrap->has_elo() && pool.elo()) {
     intervals = bootstrap->EloIntervals(pool.elo()->ratings());
   } else if (model == ratings::Model::kSco && bootstrap->has_sco() && pool.sco()) {

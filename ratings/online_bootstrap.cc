@@ -271,7 +271,7 @@ absl::Status OnlineBootstrap::RestoreModel(const char* model, const std::vector<
         absl::StrCat("bootstrap: ", model, ": ", values.size(), " replica ratings for ", want));
   }
   for (size_t i = 0; i < values.size(); ++i) {
-    if (!(values[i] >= min && values[i] <= max)) {
+    if (!std::isfinite(values[i]) || values[i] < min || values[i] > max) {
       return absl::InvalidArgumentError(absl::StrCat("bootstrap: ", model, ": replica ",
                                                      i % options_.replicas, " of agent #",
                                                      i / options_.replicas, " is ", values[i]));

@@ -264,6 +264,9 @@ TEST(OnlineBootstrapTest, RefusesBadOptionsAndStates) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("elo: 1 replica ratings for 2")));
   EXPECT_THAT(boot.Restore({.replicas = 2, .elo = {1, NAN}, .sco = {0, 0}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("replica 1 of agent #0")));
+  EXPECT_THAT(
+      boot.Restore({.replicas = 2, .elo = {INFINITY, 1}, .sco = {0, 0}}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("replica 0 of agent #0 is inf")));
   EXPECT_THAT(boot.Restore({.replicas = 2, .elo = {1, 1}, .sco = {0, 2}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sco: replica 1")));
   // A failed restore changes nothing.
