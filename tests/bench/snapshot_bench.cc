@@ -15,10 +15,14 @@
 namespace ratingd {
 namespace {
 
-LivePoolConfig Config() {
+// Arg: bootstrap replicas per pool (docs/MODELS.md §5.6). 0 is the state the targets of
+// rows 11-12 are about; 16 (ratingd's default) adds 2 x 16 replica ratings and a result
+// count per agent.
+LivePoolConfig Config(const benchmark::State& state) {
   LivePoolConfig config;
   config.options.ml = false;
   config.dedup_window = 100'000;
+  config.bootstrap_replicas = static_cast<uint32_t>(state.range(0));
   return config;
 }
 
@@ -29,7 +33,8 @@ v1::Snapshot Synthesised(int agents) {
   o->set_topic("ratingd.results");
   o->set_partition(0);
   o->set_next_offset(123456789);
-  s.set_params_fingerprint(ParamsFingerprint(Config()));
+  s.set_params_fingerprint(ParamsFingerprint(LivePoolConfig{
+      .options = {.ml = false}, .dedup_window = 100'000}));  // replicas are not in it
   v1::PoolSnapshot& p = *s.add_pools();
   p.set_pool("big");
   std::mt19937_64 rng(1);
@@ -47,6 +52,12 @@ v1::Snapshot Synthesised(int agents) {
   return s;
 }
 
+// A partition holding the synthesised pool, with its replicas (at the point ratings) when
+// the configuration keeps them.
+PartitionState Partition(const LivePoolConfig& config) {
+  return *PartitionState::FromSnapshot(Synthesised(1'000'000), config, ParamsFingerprint(config));
+}
+
 const std::string& Path() {
   static const std::string* const path =
       new std::string(absl::StrFormat("/tmp/ratingd-snapshot-bench-%d.snapshot", getpid()));
@@ -54,8 +65,8 @@ const std::string& Path() {
 }
 
 void BM_SnapshotWrite(benchmark::State& state) {
-  const std::string fp = ParamsFingerprint(Config());
-  PartitionState partition = *PartitionState::FromSnapshot(Synthesised(1'000'000), Config(), fp);
+  const std::string fp = ParamsFingerprint(Config(state));
+  PartitionState partition = Partition(Config(state));
   size_t bytes = 0;
   for (auto _ : state) {
     bytes = *WriteSnapshotFile(Path(), partition.ToSnapshot(fp));  // capture + serialise + fsync
@@ -63,19 +74,29 @@ void BM_SnapshotWrite(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["bytes_per_agent"] = static_cast<double>(bytes) / 1e6;
 }
-BENCHMARK(BM_SnapshotWrite)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_SnapshotWrite)
+    ->Arg(0)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 
 void BM_SnapshotRestore(benchmark::State& state) {
-  const std::string fp = ParamsFingerprint(Config());
-  WriteSnapshotFile(Path(), Synthesised(1'000'000)).IgnoreError();
+  const std::string fp = ParamsFingerprint(Config(state));
+  WriteSnapshotFile(Path(), Partition(Config(state)).ToSnapshot(fp)).IgnoreError();
   for (auto _ : state) {
     auto read = ReadSnapshotFile(Path());  // read + parse + rebuild pools and rankings
-    auto partition = PartitionState::FromSnapshot(**read, Config(), fp);
+    auto partition = PartitionState::FromSnapshot(**read, Config(state), fp);
     benchmark::DoNotOptimize(partition);
   }
   std::remove(Path().c_str());
 }
-BENCHMARK(BM_SnapshotRestore)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_SnapshotRestore)
+    ->Arg(0)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 
 }  // namespace
 }  // namespace ratingd
