@@ -50,6 +50,19 @@ Stream MakeStream(size_t agents, size_t k) {
   return s;
 }
 
+// The stream as Results of named agents ("agent-<id>"), what Pool::Apply takes.
+std::vector<Result> NamedResults(const Stream& stream) {
+  std::vector<Result> results(kStream);
+  for (size_t i = 0; i < kStream; ++i) {
+    const IndexedResult r = stream.At(i);
+    for (size_t j = 0; j < stream.k; ++j) {
+      results[i].standings.push_back(
+          {absl::StrCat("agent-", r.agents[j]), r.ranks[j], std::nullopt});
+    }
+  }
+  return results;
+}
+
 template <typename Model>
 void RunModel(benchmark::State& state, Model& model) {
   const auto agents = static_cast<size_t>(state.range(0));
@@ -112,14 +125,7 @@ void BM_PoolApply(benchmark::State& state) {
   const auto agents = static_cast<size_t>(state.range(0));
   const auto k = static_cast<size_t>(state.range(1));
   const Stream stream = MakeStream(agents, k);
-  std::vector<Result> results(kStream);
-  for (size_t i = 0; i < kStream; ++i) {
-    const IndexedResult r = stream.At(i);
-    for (size_t j = 0; j < k; ++j) {
-      results[i].standings.push_back(
-          {absl::StrCat("agent-", r.agents[j]), r.ranks[j], std::nullopt});
-    }
-  }
+  const std::vector<Result> results = NamedResults(stream);
   Pool pool = *Pool::Create({});
   for (const Result& r : results) (void)pool.Apply(r);  // intern everyone first
   size_t i = 0;
@@ -157,14 +163,7 @@ void BM_PoolApplyWithReplicas(benchmark::State& state) {
   const auto k = static_cast<size_t>(state.range(1));
   const auto replicas = static_cast<uint32_t>(state.range(2));
   const Stream stream = MakeStream(agents, k);
-  std::vector<Result> results(kStream);
-  for (size_t i = 0; i < kStream; ++i) {
-    const IndexedResult r = stream.At(i);
-    for (size_t j = 0; j < k; ++j) {
-      results[i].standings.push_back(
-          {absl::StrCat("agent-", r.agents[j]), r.ranks[j], std::nullopt});
-    }
-  }
+  const std::vector<Result> results = NamedResults(stream);
   Pool pool = *Pool::Create({});
   for (const Result& r : results) (void)pool.Apply(r);  // intern everyone first
   std::optional<OnlineBootstrap> boot;
