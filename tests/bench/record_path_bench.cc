@@ -27,6 +27,11 @@ void BM_RecordPath(benchmark::State& state) {
   config.pool.ml_solve_every = 1000;
   config.delta_format = format;
   config.pool.bootstrap_replicas = replicas;
+  // The 65,536 records below are cycled through: each pool sees its ~6,500 game ids again
+  // every cycle, so a window that holds them all (the default 100,000) would make every
+  // record after the first cycle a duplicate, skipped before the models. 1,000 ids per pool
+  // keep every record a new result.
+  config.pool.dedup_window = 1000;
   config.commit_interval = absl::Hours(1);  // commits by count, as under a backlog
   Instance instance(&broker, config, &clock);
   instance.consumer.Assign({0});
