@@ -31,6 +31,8 @@ expect "Kafka property no.such.property=1" "${snap[@]}" --kafka no.such.property
 expect "$tmp/missing.properties: cannot open" "${snap[@]}" --kafka-config-file="$tmp/missing.properties"
 expect "--snapshot-interval must be > 0" "${snap[@]}" --snapshot-interval=0s
 expect "--dedup-window must be >= 1" "${snap[@]}" --dedup-window=0
+expect "--bootstrap-replicas must be 0 or 2..256, got 1" "${snap[@]}" --bootstrap-replicas=1
+expect "--bootstrap-replicas must be 0 or 2..256, got 257" "${snap[@]}" --bootstrap-replicas=257
 expect "unexpected argument 'extra'" "${snap[@]}" extra
 # --seed was removed (the pools' generator drew nothing): an old command line fails loudly.
 expect "Unknown command line flag 'seed'" "${snap[@]}" --seed=3
