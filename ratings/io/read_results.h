@@ -65,13 +65,15 @@ absl::StatusOr<ReadOutput> ParseJsonl(std::string_view content, std::string_view
 // PrefLib (format: tests/data/preflib/README.md): `# KEY: value` header lines, then
 // `count: a,b,{c,d},e` lines; braces tie. A line becomes `count` results of weight 1 in
 // file order; agent ids are the ALTERNATIVE NAMEs (or the numbers "1".."N" for every
-// alternative of the file when some name is empty, over-long or repeated).
+// alternative of the file when some name is empty, over-long or repeated). The vote lines
+// after the header are read in two halves on two threads from 1 MiB on (parallel_lines.h).
 absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_view filename,
                                         const ResultLimits& limits);
 // Score tables (examples: tests/data/atari/): `#` comment lines, the last of which names the
 // columns (`# game agent1 agent2 ...`); then per task: its name and one score per agent.
 // Thousands separators are allowed (1,486.5); `mean±std` uses the mean. Higher scores
-// rank higher; equal scores tie. Each line becomes one result of weight 1.
+// rank higher; equal scores tie. Each line becomes one result of weight 1. The rows after
+// the header are read in two halves on two threads from 1 MiB on (parallel_lines.h).
 absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
                                        const ResultLimits& limits);
 // Battles (docs/CONTRACTS.md §2.4), LMArena's pairwise comparisons: per line one JSON object
