@@ -110,6 +110,26 @@ assert min(games.values()) < 80 <= max(games.values()), games  # both kinds occu
 PY
   fail "online models with replicas: games, provisional, intervals"
 rate_json elo "$tmp/t.jsonl" 'all("games" not in e and "ci_low" not in e for e in d["ranking"])'
+# The table shows the JSON's intervals (4 decimals), rank intervals, games and a '?' for
+# provisional agents.
+rate_to "$tmp/o-elo.txt" --method elo --input "$tmp/t.jsonl" --bootstrap-replicas 16 \
+  --provisional-games 80 --output table
+python3 - "$tmp/o-elo.json" "$tmp/o-elo.txt" <<'PY' || fail "table with intervals and games"
+import json, re, sys
+d = {e["agent"]: e for e in json.load(open(sys.argv[1]))["ranking"]}
+lines = open(sys.argv[2]).read().splitlines()
+assert "95% interval" in lines[1] and "ranks" in lines[1] and "games" in lines[1], lines[1]
+rows = [l for l in lines[2:] if re.match(r"\s+\d+\s", l)]
+assert len(rows) == len(d), rows
+for row in rows:
+    m = re.match(r"\s+(\d+)\s+(\S+)\s+(\S+)\s+\[\s*(\S+),\s*(\S+)\]\s+(\d+)-(\d+)\s+(\d+)( \?)?$", row)
+    assert m, row
+    e = d[m.group(2)]
+    assert m.group(4) == "%.4f" % e["ci_low"] and m.group(5) == "%.4f" % e["ci_high"], (row, e)
+    assert (int(m.group(6)), int(m.group(7))) == (e["rank_low"], e["rank_high"]), (row, e)
+    assert int(m.group(8)) == e["games"] and (m.group(9) is not None) == e["provisional"], (row, e)
+assert lines[-1].startswith("? provisional"), lines[-1]
+PY
 
 # 4. Errors.
 expect_error "--bootstrap-replicas must be 0 or 2..256, got 1" rate --method elo \
