@@ -159,6 +159,21 @@ class Ratingd:
             time.sleep(0.2)
         fail("results per pool: got %s, expected %s\n%s" % (got, expected, self.log()))
 
+    def wait_for_committed_results(self, expected, timeout=120):
+        """wait_for_results, then until a commit point passes with the counts still there:
+        with aborts injected, counts reached in a transaction that then aborts roll back
+        (and come again after the replay), so counts alone may be seen too early."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            self.wait_for_results(expected, timeout=max(1.0, deadline - time.time()))
+            seen = time.time()
+            while (time.time() < deadline and
+                   self.metric("ratingd_last_commit_timestamp_seconds") <= seen):
+                time.sleep(0.1)
+            if self.pools() == expected:
+                return
+        fail("results per pool did not stay at %s past a commit\n%s" % (expected, self.log()))
+
     def metrics(self):
         status, body = http("http://127.0.0.1:%d/metrics" % self.metrics_port)
         check(status == 200, "GET /metrics: %d" % status)
@@ -406,7 +421,7 @@ def case_abort_rollback():
         # Each rollback restores every partition (about a second here), so a slow stream
         # leaves room for several aborts; one is enough to test the path.
         produce(path, d.topics["results"], rate=500)
-        d.wait_for_results(counts, timeout=180)
+        d.wait_for_committed_results(counts, timeout=180)
         aborted = d.metric('ratingd_transactions_total{outcome="aborted"}')
         check(aborted >= 1, "no transaction aborted")
         check(d.metric("ratingd_replayed_records_total") > 0, "nothing replayed after the aborts")
