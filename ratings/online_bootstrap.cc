@@ -9,6 +9,7 @@
 
 #include "Eigen/Core"
 #include "absl/strings/str_cat.h"
+#include "ratings/bounded_exp.h"
 #include "ratings/sco_internal.h"
 #include "ratings/status_macros.h"
 
@@ -25,6 +26,57 @@ using ConstRow = Eigen::Map<const Eigen::ArrayXd>;
 using Block = Eigen::Array<double, kPacket, 1>;
 using BlockMap = Eigen::Map<Block>;
 using ConstBlockMap = Eigen::Map<const Block>;
+using FloatBlock = FloatLanes;
+static_assert(FloatBlock::SizeAtCompileTime == kPacket);
+using FloatBlockMap = Eigen::Map<FloatBlock>;
+
+// Both models' pair terms are logistics of a rating difference, and each is computed here
+// as a quotient of two exponentials, u / (u + v) with u / v = e^x, in single precision:
+// four lanes per SSE packet and a shorter polynomial than double's make it faster, and the
+// replicas need their spread, not the last bits (relative error ~1e-7 per term). Written
+// as quotients, Elo's S - E and SCO's s(1 - s) keep that relative precision at both tails,
+// with no 1 - E cancelling. The exponentials (BoundedExp, bounded_exp.h) come
+//  - per pair, u = e^x clamped to |x| <= 80 and v = 1 (ClampedExp), or
+//  - from k >= kPerAgentFrom agents on, per agent: u_i = e^(x_i - max_j x_j) (RelativeExps),
+//    k exponentials for the k(k-1)/2 pairs: the same count at k = 3, a third at k = 7.
+// 80 keeps every exponential a normal float (e^-88 is subnormal, and subnormals cost some
+// 100 cycles each): e^-80 = 1.8e-35 stands for anything smaller, a difference no rating
+// can show. One statement per precision: Eigen vectorises an expression only when all its
+// parts share one packet size, and a cast between double and float does not.
+constexpr double kExpClamp = kBoundedExpLimit;
+constexpr size_t kPerAgentFrom = 3;
+
+// Widened lane by lane, a loop GCC turns into cvtps2pd (Eigen 3.4's float-to-double cast of
+// a fixed-size array came out half scalar, with store-forwarding stalls).
+Block ToDouble(const FloatBlock& f) {
+  Block out;
+  for (Eigen::Index l = 0; l < FloatBlock::SizeAtCompileTime; ++l) out[l] = f[l];
+  return out;
+}
+
+FloatBlock ClampedExp(const Block& x) {
+  constexpr auto kClamp = static_cast<float>(kExpClamp);
+  const FloatBlock f = x.cast<float>();
+  return BoundedExp(f.max(-kClamp).min(kClamp));
+}
+
+// u_i = exp(x_i - max_j x_j) lane by lane, for the k blocks x(0..k-1), into u(0..k-1).
+// Each u is in [e^-80, 1], so no sum or quotient of them underflows. False (u untouched)
+// when some lane spreads wider than kExpClamp: such results take the pairwise path, which
+// clamps each pair as the models' logistics saturate.
+template <typename X>
+bool RelativeExps(size_t k, const X& x, float* out) {
+  const auto u = [&](size_t i) { return FloatBlockMap(out + i * kPacket); };
+  Block top = x(0);
+  for (size_t i = 1; i < k; ++i) top = top.max(x(i));
+  for (size_t i = 0; i < k; ++i) {
+    const Block shifted = x(i) - top;
+    if ((shifted < -kExpClamp).any()) return false;
+    u(i) = shifted.template cast<float>();
+  }
+  for (size_t i = 0; i < k; ++i) u(i) = BoundedExp(u(i));
+  return true;
+}
 
 // ceil(P(X <= k) · 2^32) for X ~ Poisson(1), k = 0..11 (P(X <= 12) · 2^32 rounds to 2^32):
 // u < T[0] gives 0, T[k-1] <= u < T[k] gives k. Checked against an independent computation
@@ -32,21 +84,6 @@ using ConstBlockMap = Eigen::Map<const Block>;
 constexpr std::array<uint64_t, 12> kPoissonThresholds = {
     1580030169u, 3160060338u, 3950075422u, 4213413784u, 4279248374u, 4292415292u,
     4294609778u, 4294923277u, 4294962464u, 4294966818u, 4294967253u, 4294967293u};
-
-// 1 / (1 + exp(x)) lane by lane, the logistic both models' expected scores are made of,
-// evaluated in single precision: four lanes per SSE packet and a shorter polynomial than
-// double's make it faster, and the replicas need their spread, not the last bits
-// (the relative error, ~1e-7, moves an Elo replica by < 1e-5 per game).
-Block InverseOnePlusExp(const Block& x) {
-  // Clamped to |x| <= 80 so that exp stays a normal float (exp(-88) is subnormal, and
-  // subnormals cost some 100 cycles each): 1/(1+e^80) = 1.8e-35 stands for anything
-  // smaller, a difference no rating can show.
-  // One statement per precision: Eigen vectorises an expression only when all its parts
-  // share one packet size, and a cast between double and float does not.
-  Eigen::Array<float, kPacket, 1> f = x.cast<float>();
-  f = (1.0f + f.max(-80.0f).min(80.0f).exp()).inverse();
-  return f.cast<double>();
-}
 
 uint64_t SplitMix64(uint64_t& state) {
   uint64_t z = (state += 0x9E3779B97F4A7C15u);
@@ -144,72 +181,87 @@ void OnlineBootstrap::Update(const IndexedResult& result, uint64_t index) {
     weights_[r] = result.weight * static_cast<double>(counts_[r]);
   }
   moves_.resize(result.size() * kPacket);
+  exps_.resize(result.size() * kPacket);
   if (elo_options_) UpdateElo(result);
   if (sco_options_) UpdateSco(result);
 }
 
-void OnlineBootstrap::Update(const Result& result, const AgentIndex& agents, uint64_t index) {
-  ids_.clear();
-  ranks_.clear();
-  for (const Standing& s : result.standings) {
-    ids_.push_back(*agents.Find(s.agent));
-    ranks_.push_back(s.rank);
-  }
-  Resize(agents.size());
-  Update({ids_, ranks_, result.weight}, index);
+void OnlineBootstrap::Update(const Pool& pool) {
+  Resize(pool.index().size());
+  Update(pool.last_applied(), pool.results() - 1);
 }
 
 void OnlineBootstrap::UpdateElo(const IndexedResult& result) {
   // Elo::Update with replica r's weight, lane by lane: each pair moves by
-  // K w_r / (k-1) · (S - E), from the lower-rated side of each replica as Elo::Update does.
-  // 10^(d/400) is computed as exp(d · ln10/400). One block of kPacket replicas at a time:
-  // fixed-size blocks compile to straight-line SIMD code.
+  // K w_r / (k-1) · (S - E), E = 1 / (1 + 10^((r_j - r_i)/400)). With u_i / u_j =
+  // 10^((r_j - r_i)/400) = e^((r_j - r_i) ln10/400): S - E = (S u_i - (1 - S) u_j) /
+  // (u_i + u_j). One block of kPacket replicas at a time: fixed-size blocks compile to
+  // straight-line SIMD code. (Elo::Update takes E from the lower-rated side for the same
+  // precision; a per-lane choice of side would be a per-lane branch here, as Eigen 3.4's
+  // select() is not vectorised.)
   const size_t k = result.size();
   const double step_scale = elo_options_->k / static_cast<double>(k - 1);
   const double scale = std::numbers::ln10 / 400.0;
   for (size_t lane = 0; lane < stride_; lane += kPacket) {
-    const auto at = [&](AgentId a) { return BlockMap(elo_.data() + a * stride_ + lane); };
+    const auto at = [&](size_t i) {
+      return BlockMap(elo_.data() + result.agents[i] * stride_ + lane);
+    };
     const auto moved = [&](size_t i) { return BlockMap(moves_.data() + i * kPacket); };
+    const auto u = [&](size_t i) { return FloatBlockMap(exps_.data() + i * kPacket); };
     const Block step = ConstBlockMap(weights_.data() + lane) * step_scale;
     std::fill(moves_.begin(), moves_.end(), 0.0);
+    const bool per_agent = k >= kPerAgentFrom &&
+                           RelativeExps(
+                               k, [&](size_t i) -> Block { return at(i) * -scale; }, exps_.data());
     for (size_t i = 0; i < k; ++i) {
       for (size_t j = i + 1; j < k; ++j) {
-        const double actual = result.ranks[i] < result.ranks[j]    ? 1.0
-                              : result.ranks[i] == result.ranks[j] ? 0.5
-                                                                   : 0.0;
-        const Block d = at(result.agents[j]) - at(result.agents[i]);
-        // The lower-rated side's expected score, the same expression whichever side it is.
-        const Block expected = InverseOnePlusExp(d.abs() * scale);
-        const Block move =
-            (d < 0.0).select(-(step * ((1.0 - actual) - expected)), step * (actual - expected));
+        const float actual = result.ranks[i] < result.ranks[j]    ? 1.0f
+                             : result.ranks[i] == result.ranks[j] ? 0.5f
+                                                                  : 0.0f;
+        const FloatBlock ui = per_agent ? FloatBlock(u(i)) : ClampedExp((at(j) - at(i)) * scale);
+        const FloatBlock uj = per_agent ? FloatBlock(u(j)) : FloatBlock::Ones();
+        const FloatBlock surprise = (actual * ui - (1.0f - actual) * uj) / (ui + uj);  // S - E
+        const Block move = step * ToDouble(surprise);
         moved(i) += move;
         moved(j) -= move;
       }
     }
-    for (size_t i = 0; i < k; ++i) at(result.agents[i]) += moved(i);
+    for (size_t i = 0; i < k; ++i) at(i) += moved(i);
   }
 }
 
 void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
   // Sco::Update with replica r's weight: for a strictly above b, s = sigma((theta_b -
-  // theta_a)/tau), theta_a += alpha w_r s(1-s)/tau, theta_b -= the same; then clip.
+  // theta_a)/tau), theta_a += alpha w_r s(1-s)/tau, theta_b -= the same; then clip. With
+  // u_a / u_b = e^((theta_a - theta_b)/tau): s = u_b / (u_a + u_b), 1 - s = u_a / (u_a + u_b).
   const ScoOptions& o = *sco_options_;
+  const size_t k = result.size();
   const double rate_scale = o.alpha / o.tau;
   const double inverse_tau = 1.0 / o.tau;
   for (size_t lane = 0; lane < stride_; lane += kPacket) {
-    const auto at = [&](AgentId a) { return BlockMap(sco_.data() + a * stride_ + lane); };
+    const auto at = [&](size_t i) {
+      return BlockMap(sco_.data() + result.agents[i] * stride_ + lane);
+    };
     const auto moved = [&](size_t i) { return BlockMap(moves_.data() + i * kPacket); };
+    const auto u = [&](size_t i) { return FloatBlockMap(exps_.data() + i * kPacket); };
     const Block rate = ConstBlockMap(weights_.data() + lane) * rate_scale;
     std::fill(moves_.begin(), moves_.end(), 0.0);
+    const bool per_agent =
+        k >= kPerAgentFrom &&
+        RelativeExps(
+            k, [&](size_t i) -> Block { return at(i) * inverse_tau; }, exps_.data());
     sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
-      const Block x = (at(result.agents[b]) - at(result.agents[a])) * inverse_tau;
-      const Block s = InverseOnePlusExp(-x);
-      const Block move = rate * s * (1.0 - s);
+      const FloatBlock ua =
+          per_agent ? FloatBlock(u(a)) : ClampedExp((at(a) - at(b)) * inverse_tau);
+      const FloatBlock ub = per_agent ? FloatBlock(u(b)) : FloatBlock::Ones();
+      const FloatBlock inverse = (ua + ub).inverse();
+      const FloatBlock slope = (ua * inverse) * (ub * inverse);  // s (1 - s)
+      const Block move = rate * ToDouble(slope);
       moved(a) += move;
       moved(b) -= move;
     });
-    for (size_t i = 0; i < result.size(); ++i) {
-      BlockMap theta = at(result.agents[i]);
+    for (size_t i = 0; i < k; ++i) {
+      BlockMap theta = at(i);
       theta = (theta + moved(i)).max(o.min).min(o.max);
     }
   }

@@ -8,6 +8,7 @@
 //                                                elo_options, sco_options);
 //   b.Resize(n);
 //   b.Update(indexed_result, results_before_it);   // the same draws on every replay
+//   b.Update(pool);   // or: the result pool.Apply() just applied
 //   std::vector<RatingInterval> ci = b.EloIntervals(elo.ratings());
 #pragma once
 
@@ -22,6 +23,7 @@
 #include "ratings/agent_index.h"
 #include "ratings/batch/rating_intervals.h"
 #include "ratings/elo.h"
+#include "ratings/pool.h"
 #include "ratings/result.h"
 #include "ratings/sco.h"
 
@@ -73,9 +75,9 @@ class OnlineBootstrap {
   // result.weight * count_r, the counts from DrawCounts(seed, index): the model's own
   // update (Elo::Update, Sco::Update) with that weight. Precondition: every id < size().
   void Update(const IndexedResult& result, uint64_t index);
-  // The same for a result by agent names, every one of them already in `agents` (the
-  // pool's index, after Pool::Apply interned them); grows to agents.size() first.
-  void Update(const Result& result, const AgentIndex& agents, uint64_t index);
+  // The same for the result `pool` applied last (Pool::last_applied()), result number
+  // pool.results() - 1 of the pool; grows to the pool's agents first.
+  void Update(const Pool& pool);
 
   // 95% intervals around the point ratings `point` (by agent id, size() of them):
   // point ± kZ95 · s, s the standard deviation (n - 1) of the agent's replicas; SCO's are
@@ -126,8 +128,8 @@ class OnlineBootstrap {
   std::vector<uint32_t> counts_;
   std::vector<double> weights_;  // stride_: result.weight * count_r, 0 in the padding
   std::vector<double> moves_;    // k blocks of replicas
-  std::vector<AgentId> ids_;     // the result's agents and ranks (Update by names)
-  std::vector<uint32_t> ranks_;
+  // k blocks of exponentials, one per agent (online_bootstrap.cc, RelativeExps).
+  std::vector<float> exps_;
 };
 
 }  // namespace ratings

@@ -30,6 +30,7 @@ absl::Status Pool::Apply(const Result& result) {
     ids_.push_back(index_.Intern(s.agent));
     ranks_.push_back(s.rank);
   }
+  weight_ = result.weight;
   const size_t n = index_.size();
   const IndexedResult indexed{ids_, ranks_, result.weight};
   games_.Resize(n);

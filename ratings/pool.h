@@ -67,6 +67,9 @@ class Pool {
 
   const AgentIndex& index() const { return index_; }
   uint64_t results() const { return results_; }
+  // The result the last Apply() that passed validation applied, by agent id (what the
+  // models saw): valid until the next Apply(); empty before the first.
+  IndexedResult last_applied() const { return {ids_, ranks_, weight_}; }
   // Null when the model is off.
   const Elo* elo() const { return elo_ ? &*elo_ : nullptr; }
   const Sco* sco() const { return sco_ ? &*sco_ : nullptr; }
@@ -89,6 +92,7 @@ class Pool {
   // Scratch for Apply(), kept to avoid an allocation per result.
   std::vector<AgentId> ids_;
   std::vector<uint32_t> ranks_;
+  double weight_ = 0.0;
 };
 
 }  // namespace ratings

@@ -164,7 +164,7 @@ absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
       return absl::InvalidArgumentError(
           absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
     }
-    if (bootstrap) bootstrap->Update(record.result, pool.index(), pool.results() - 1);
+    if (bootstrap) bootstrap->Update(pool);
   }
 
   // The online models draw nothing; the seed is only echoed in extra.seed.

@@ -220,11 +220,9 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   }
   RETURN_IF_ERROR(pool_.Apply(result));
   dedup_.InsertAbsent(game_id);  // Contains was false above
-  std::vector<ratings::AgentId>& ids = scratch_.ids;
-  ids.clear();
-  for (const ratings::Standing& s : result.standings) ids.push_back(*pool_.index().Find(s.agent));
-  // Result number results() - 1 of the pool: a replay draws the same weights.
-  if (bootstrap_) bootstrap_->Update(result, pool_.index(), pool_.results() - 1);
+  const absl::Span<const ratings::AgentId> ids = pool_.last_applied().agents;  // by standing
+  // As result number results() - 1 of the pool: a replay draws the same weights.
+  if (bootstrap_) bootstrap_->Update(pool_);
 
   // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
   size_t used = 0;
@@ -268,7 +266,7 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
 
 void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings,
                            double initial, uint64_t& sequence,
-                           const std::vector<ratings::AgentId>& ids, const Before& before,
+                           absl::Span<const ratings::AgentId> ids, const Before& before,
                            v1::RankingDelta& delta) {
   ++sequence;
   std::vector<std::pair<ratings::AgentId, uint32_t>>& displaced = scratch_.displaced;

@@ -132,7 +132,7 @@ class LivePool {
   // the snapshot has none or another number of them.
   absl::Status RestoreBootstrap(const v1::PoolSnapshot& s, const ratings::PoolState& state);
   void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
-                   uint64_t& sequence, const std::vector<ratings::AgentId>& ids,
+                   uint64_t& sequence, absl::Span<const ratings::AgentId> ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
                    v1::RankingDelta& delta);
 
@@ -154,7 +154,6 @@ class LivePool {
   // Per-result buffers, kept to avoid allocations on the hot path.
   struct Scratch {
     std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before;
-    std::vector<ratings::AgentId> ids;
     std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
     absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;
     std::vector<std::pair<uint32_t, ratings::AgentId>> others;

@@ -171,20 +171,10 @@ void BM_PoolApplyWithReplicas(benchmark::State& state) {
     boot = *OnlineBootstrap::Create({.replicas = replicas, .seed = 1}, EloOptions{}, ScoOptions{});
     boot->Resize(pool.index().size());
   }
-  std::vector<AgentId> ids;
-  std::vector<uint32_t> ranks;
   size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(pool.Apply(results[i]));
-    if (boot) {
-      ids.clear();
-      ranks.clear();
-      for (const Standing& s : results[i].standings) {
-        ids.push_back(*pool.index().Find(s.agent));
-        ranks.push_back(s.rank);
-      }
-      boot->Update({ids, ranks, 1.0}, pool.results() - 1);
-    }
+    if (boot) boot->Update(pool);
     i = (i + 1) & (kStream - 1);
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
@@ -209,6 +199,8 @@ BENCHMARK(BM_PoolApply)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_BootstrapUpdate)
     ->ArgNames({"agents", "k", "replicas"})
     ->Args({1000, 2, 16})
+    ->Args({1000, 3, 16})
+    ->Args({1000, 4, 16})
     ->Args({1000, 7, 16})
     ->Args({52958, 2, 16})
     ->Args({52958, 7, 16})

@@ -98,9 +98,34 @@ TEST(DrawCountsTest, AFunctionOfSeedAndIndexOnly) {
   EXPECT_EQ(NameSeed("a"), 0xAF63DC4C8601EC8Cu);  // FNV-1a 64 of "a", the published vector
 }
 
+// Independent reference: one Elo and one Sco per replica, each given result t with weight
+// w_t * count_r(t) by the models' own Update (skipped when the count is 0). Feeds `stream`
+// to both and expects every replica within the tolerances of its reference model.
+void ExpectReplicasAreTheModelsFedTheirWeights(OnlineBootstrap& boot, std::vector<Elo>& elo,
+                                               std::vector<Sco>& sco, uint64_t seed,
+                                               const std::vector<Played>& stream,
+                                               double elo_tolerance, double sco_tolerance) {
+  std::vector<uint32_t> counts(boot.replicas());
+  for (uint64_t t = 0; t < stream.size(); ++t) {
+    boot.Update(stream[t].Indexed(), t);
+    DrawCounts(seed, t, absl::MakeSpan(counts));
+    for (size_t r = 0; r < counts.size(); ++r) {
+      if (counts[r] == 0) continue;
+      IndexedResult weighted = stream[t].Indexed();
+      weighted.weight *= counts[r];
+      elo[r].Update(weighted);
+      sco[r].Update(weighted);
+    }
+  }
+  for (AgentId a = 0; a < boot.size(); ++a) {
+    for (size_t r = 0; r < counts.size(); ++r) {
+      EXPECT_NEAR(boot.EloReplicas(a)[r], elo[r].Rating(a), elo_tolerance) << a << "/" << r;
+      EXPECT_NEAR(boot.ScoReplicas(a)[r], sco[r].Rating(a), sco_tolerance) << a << "/" << r;
+    }
+  }
+}
+
 TEST(OnlineBootstrapTest, EachReplicaIsTheModelFedItsPoissonWeights) {
-  // Independent reference: one Elo and one Sco per replica, each given result t with weight
-  // w_t * count_r(t) by the models' own Update (skipped when the count is 0).
   constexpr uint32_t kReplicas = 5;
   const EloOptions elo_options{.k = 24, .initial = 1000};
   const ScoOptions sco_options{.alpha = 0.5, .tau = 1.5, .min = 0, .max = 10};
@@ -114,28 +139,43 @@ TEST(OnlineBootstrapTest, EachReplicaIsTheModelFedItsPoissonWeights) {
     elo[r].Resize(kAgents);
     sco[r].Resize(kAgents);
   }
-  const std::vector<Played> stream = RandomStream(kAgents, 2'000, 3);
-  std::vector<uint32_t> counts(kReplicas);
-  for (uint64_t t = 0; t < stream.size(); ++t) {
-    boot.Update(stream[t].Indexed(), t);
-    DrawCounts(7, t, absl::MakeSpan(counts));
-    for (size_t r = 0; r < kReplicas; ++r) {
-      if (counts[r] == 0) continue;
-      IndexedResult weighted = stream[t].Indexed();
-      weighted.weight *= counts[r];
-      elo[r].Update(weighted);
-      sco[r].Update(weighted);
-    }
+  // 2- to 4-agent results: the pairwise logistics (k = 2) and the per-agent exponentials
+  // (k >= 3). The replicas evaluate the logistic in single precision (relative error
+  // ~1e-7 per term); over 2,000 results that left at most 5e-6 Elo and 2e-6 SCO between
+  // the two here. A wrong weight or pairing moves ratings by whole K-sized steps.
+  ExpectReplicasAreTheModelsFedTheirWeights(boot, elo, sco, 7, RandomStream(kAgents, 2'000, 3),
+                                            1e-4, 2e-5);
+}
+
+TEST(OnlineBootstrapTest, ResultsSpreadWiderThanTheClampStillFollowTheModels) {
+  // Ratings so far apart within a result (30,000 Elo, 200 SCO units at tau = 1) that
+  // exponentials relative to the result's best would leave the float range: such blocks
+  // take the pairwise path, which clamps |x| <= 80 (a logistic of 1.8e-35 for anything
+  // further), so the models' moves still come out. Checked against the models as above;
+  // with steps up to K w c_r = 32 · 2 · 5 here, single precision left up to 5.5e-5 Elo.
+  constexpr uint32_t kReplicas = 4;
+  const EloOptions elo_options{.k = 32};
+  const ScoOptions sco_options{.alpha = 0.5, .tau = 1, .min = 0, .max = 300};
+  OnlineBootstrap boot =
+      *OnlineBootstrap::Create({.replicas = kReplicas, .seed = 5}, elo_options, sco_options);
+  const std::vector<double> elo_start = {0, 15'000, 30'000, 30'010, 29'990};
+  const std::vector<double> sco_start = {0, 100, 200, 201, 199};
+  boot.Resize(elo_start.size());
+  std::vector<double> elo_replicas, sco_replicas;
+  for (size_t a = 0; a < elo_start.size(); ++a) {
+    elo_replicas.insert(elo_replicas.end(), kReplicas, elo_start[a]);
+    sco_replicas.insert(sco_replicas.end(), kReplicas, sco_start[a]);
   }
-  // The replicas evaluate the logistic in single precision (relative error ~1e-7 per
-  // evaluation); over 2,000 results that left at most 5.3e-6 Elo and 1.5e-6 SCO between the
-  // two here. A wrong weight or pairing moves ratings by whole K-sized steps.
-  for (AgentId a = 0; a < kAgents; ++a) {
-    for (size_t r = 0; r < kReplicas; ++r) {
-      EXPECT_NEAR(boot.EloReplicas(a)[r], elo[r].Rating(a), 1e-4) << a << "/" << r;
-      EXPECT_NEAR(boot.ScoReplicas(a)[r], sco[r].Rating(a), 2e-5) << a << "/" << r;
-    }
+  ASSERT_THAT(boot.Restore({.replicas = kReplicas, .elo = elo_replicas, .sco = sco_replicas}),
+              IsOk());
+  std::vector<Elo> elo(kReplicas, *Elo::Create(elo_options));
+  std::vector<Sco> sco(kReplicas, *Sco::Create(sco_options));
+  for (size_t r = 0; r < kReplicas; ++r) {
+    ASSERT_THAT(elo[r].Restore(elo_start), IsOk());
+    ASSERT_THAT(sco[r].Restore(sco_start), IsOk());
   }
+  ExpectReplicasAreTheModelsFedTheirWeights(boot, elo, sco, 5,
+                                            RandomStream(elo_start.size(), 300, 9), 1e-4, 2e-5);
 }
 
 TEST(OnlineBootstrapTest, SameStreamSameBitsAndRestoreContinuesExactly) {
