@@ -20,15 +20,29 @@ namespace {
 // every replica goes through the same vectorised code (no scalar tail computing the last
 // replicas with other rounding).
 constexpr size_t kPacket = 8;
+// Replicas are updated in blocks of 16 while the row has them, then of 8: a wider block
+// gives the CPU two independent chains of exponentials to overlap (the 16 replicas of the
+// default took 27% less time than as two blocks of 8). Every operation is lane by lane, so
+// a replica's result does not depend on its block's width, except for which blocks take
+// the pairwise path (RelativeExps), a choice made per block.
+constexpr size_t kWidePacket = 16;
 
 using ConstRow = Eigen::Map<const Eigen::ArrayXd>;
-// kPacket replicas of one agent (unaligned in the rows).
-using Block = Eigen::Array<double, kPacket, 1>;
-using BlockMap = Eigen::Map<Block>;
-using ConstBlockMap = Eigen::Map<const Block>;
-using FloatBlock = FloatLanes;
-static_assert(FloatBlock::SizeAtCompileTime == kPacket);
-using FloatBlockMap = Eigen::Map<FloatBlock>;
+// W replicas of one agent (unaligned in the rows).
+template <int W>
+using Block = Eigen::Array<double, W, 1>;
+template <int W>
+using FloatBlock = Eigen::Array<float, W, 1>;
+
+// Calls block.template operator()<W>(lane) for the blocks of a row of `stride` replicas.
+template <typename PerBlock>
+void ForEachBlock(size_t stride, PerBlock&& block) {
+  size_t lane = 0;
+  for (; lane + kWidePacket <= stride; lane += kWidePacket) {
+    block.template operator()<kWidePacket>(lane);
+  }
+  for (; lane < stride; lane += kPacket) block.template operator()<kPacket>(lane);
+}
 
 // Both models' pair terms are logistics of a rating difference, and each is computed here
 // as a quotient of two exponentials, u / (u + v) with u / v = e^x, in single precision:
@@ -48,33 +62,35 @@ constexpr size_t kPerAgentFrom = 3;
 
 // Widened lane by lane, a loop GCC turns into cvtps2pd (Eigen 3.4's float-to-double cast of
 // a fixed-size array came out half scalar, with store-forwarding stalls).
-Block ToDouble(const FloatBlock& f) {
-  Block out;
-  for (Eigen::Index l = 0; l < FloatBlock::SizeAtCompileTime; ++l) out[l] = f[l];
+template <int W>
+Block<W> ToDouble(const FloatBlock<W>& f) {
+  Block<W> out;
+  for (Eigen::Index l = 0; l < W; ++l) out[l] = f[l];
   return out;
 }
 
-FloatBlock ClampedExp(const Block& x) {
+template <int W>
+FloatBlock<W> ClampedExp(const Block<W>& x) {
   constexpr auto kClamp = static_cast<float>(kExpClamp);
-  const FloatBlock f = x.cast<float>();
-  return BoundedExp(f.max(-kClamp).min(kClamp));
+  const FloatBlock<W> f = x.template cast<float>();
+  return BoundedExp<W>(f.max(-kClamp).min(kClamp));
 }
 
-// u_i = exp(x_i - max_j x_j) lane by lane, for the k blocks x(0..k-1), into u(0..k-1).
-// Each u is in [e^-80, 1], so no sum or quotient of them underflows. False (u untouched)
-// when some lane spreads wider than kExpClamp: such results take the pairwise path, which
-// clamps each pair as the models' logistics saturate.
-template <typename X>
+// u_i = exp(x_i - max_j x_j) lane by lane, for the k blocks x(0..k-1), into u(0..k-1)
+// (blocks of W floats from `out`). Each u is in [e^-80, 1], so no sum or quotient of them
+// underflows. False when some lane spreads wider than kExpClamp: such results take the
+// pairwise path, which clamps each pair as the models' logistics saturate.
+template <int W, typename X>
 bool RelativeExps(size_t k, const X& x, float* out) {
-  const auto u = [&](size_t i) { return FloatBlockMap(out + i * kPacket); };
-  Block top = x(0);
+  const auto u = [&](size_t i) { return Eigen::Map<FloatBlock<W>>(out + i * W); };
+  Block<W> top = x(0);
   for (size_t i = 1; i < k; ++i) top = top.max(x(i));
   for (size_t i = 0; i < k; ++i) {
-    const Block shifted = x(i) - top;
+    const Block<W> shifted = x(i) - top;
     if ((shifted < -kExpClamp).any()) return false;
     u(i) = shifted.template cast<float>();
   }
-  for (size_t i = 0; i < k; ++i) u(i) = BoundedExp(u(i));
+  for (size_t i = 0; i < k; ++i) u(i) = BoundedExp<W>(u(i));
   return true;
 }
 
@@ -180,8 +196,8 @@ void OnlineBootstrap::Update(const IndexedResult& result, uint64_t index) {
   for (size_t r = 0; r < counts_.size(); ++r) {
     weights_[r] = result.weight * static_cast<double>(counts_[r]);
   }
-  moves_.resize(result.size() * kPacket);
-  exps_.resize(result.size() * kPacket);
+  moves_.resize(result.size() * kWidePacket);
+  exps_.resize(result.size() * kWidePacket);
   if (elo_options_) UpdateElo(result);
   if (sco_options_) UpdateSco(result);
 }
@@ -195,39 +211,41 @@ void OnlineBootstrap::UpdateElo(const IndexedResult& result) {
   // Elo::Update with replica r's weight, lane by lane: each pair moves by
   // K w_r / (k-1) · (S - E), E = 1 / (1 + 10^((r_j - r_i)/400)). With u_i / u_j =
   // 10^((r_j - r_i)/400) = e^((r_j - r_i) ln10/400): S - E = (S u_i - (1 - S) u_j) /
-  // (u_i + u_j). One block of kPacket replicas at a time: fixed-size blocks compile to
+  // (u_i + u_j). One block of replicas at a time: fixed-size blocks compile to
   // straight-line SIMD code. (Elo::Update takes E from the lower-rated side for the same
   // precision; a per-lane choice of side would be a per-lane branch here, as Eigen 3.4's
   // select() is not vectorised.)
   const size_t k = result.size();
   const double step_scale = elo_options_->k / static_cast<double>(k - 1);
   const double scale = std::numbers::ln10 / 400.0;
-  for (size_t lane = 0; lane < stride_; lane += kPacket) {
+  ForEachBlock(stride_, [&]<int W>(size_t lane) {
     const auto at = [&](size_t i) {
-      return BlockMap(elo_.data() + result.agents[i] * stride_ + lane);
+      return Eigen::Map<Block<W>>(elo_.data() + result.agents[i] * stride_ + lane);
     };
-    const auto moved = [&](size_t i) { return BlockMap(moves_.data() + i * kPacket); };
-    const auto u = [&](size_t i) { return FloatBlockMap(exps_.data() + i * kPacket); };
-    const Block step = ConstBlockMap(weights_.data() + lane) * step_scale;
+    const auto moved = [&](size_t i) { return Eigen::Map<Block<W>>(moves_.data() + i * W); };
+    const auto u = [&](size_t i) { return Eigen::Map<FloatBlock<W>>(exps_.data() + i * W); };
+    const Block<W> step = Eigen::Map<const Block<W>>(weights_.data() + lane) * step_scale;
     std::fill(moves_.begin(), moves_.end(), 0.0);
-    const bool per_agent = k >= kPerAgentFrom &&
-                           RelativeExps(
-                               k, [&](size_t i) -> Block { return at(i) * -scale; }, exps_.data());
+    const bool per_agent =
+        k >= kPerAgentFrom &&
+        RelativeExps<W>(
+            k, [&](size_t i) -> Block<W> { return at(i) * -scale; }, exps_.data());
     for (size_t i = 0; i < k; ++i) {
       for (size_t j = i + 1; j < k; ++j) {
         const float actual = result.ranks[i] < result.ranks[j]    ? 1.0f
                              : result.ranks[i] == result.ranks[j] ? 0.5f
                                                                   : 0.0f;
-        const FloatBlock ui = per_agent ? FloatBlock(u(i)) : ClampedExp((at(j) - at(i)) * scale);
-        const FloatBlock uj = per_agent ? FloatBlock(u(j)) : FloatBlock::Ones();
-        const FloatBlock surprise = (actual * ui - (1.0f - actual) * uj) / (ui + uj);  // S - E
-        const Block move = step * ToDouble(surprise);
+        const FloatBlock<W> ui =
+            per_agent ? FloatBlock<W>(u(i)) : ClampedExp<W>((at(j) - at(i)) * scale);
+        const FloatBlock<W> uj = per_agent ? FloatBlock<W>(u(j)) : FloatBlock<W>::Ones();
+        const FloatBlock<W> surprise = (actual * ui - (1.0f - actual) * uj) / (ui + uj);  // S - E
+        const Block<W> move = step * ToDouble<W>(surprise);
         moved(i) += move;
         moved(j) -= move;
       }
     }
     for (size_t i = 0; i < k; ++i) at(i) += moved(i);
-  }
+  });
 }
 
 void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
@@ -238,33 +256,33 @@ void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
   const size_t k = result.size();
   const double rate_scale = o.alpha / o.tau;
   const double inverse_tau = 1.0 / o.tau;
-  for (size_t lane = 0; lane < stride_; lane += kPacket) {
+  ForEachBlock(stride_, [&]<int W>(size_t lane) {
     const auto at = [&](size_t i) {
-      return BlockMap(sco_.data() + result.agents[i] * stride_ + lane);
+      return Eigen::Map<Block<W>>(sco_.data() + result.agents[i] * stride_ + lane);
     };
-    const auto moved = [&](size_t i) { return BlockMap(moves_.data() + i * kPacket); };
-    const auto u = [&](size_t i) { return FloatBlockMap(exps_.data() + i * kPacket); };
-    const Block rate = ConstBlockMap(weights_.data() + lane) * rate_scale;
+    const auto moved = [&](size_t i) { return Eigen::Map<Block<W>>(moves_.data() + i * W); };
+    const auto u = [&](size_t i) { return Eigen::Map<FloatBlock<W>>(exps_.data() + i * W); };
+    const Block<W> rate = Eigen::Map<const Block<W>>(weights_.data() + lane) * rate_scale;
     std::fill(moves_.begin(), moves_.end(), 0.0);
     const bool per_agent =
         k >= kPerAgentFrom &&
-        RelativeExps(
-            k, [&](size_t i) -> Block { return at(i) * inverse_tau; }, exps_.data());
+        RelativeExps<W>(
+            k, [&](size_t i) -> Block<W> { return at(i) * inverse_tau; }, exps_.data());
     sco_internal::ForEachOrderedPair(result.ranks, [&](size_t a, size_t b) {
-      const FloatBlock ua =
-          per_agent ? FloatBlock(u(a)) : ClampedExp((at(a) - at(b)) * inverse_tau);
-      const FloatBlock ub = per_agent ? FloatBlock(u(b)) : FloatBlock::Ones();
-      const FloatBlock inverse = (ua + ub).inverse();
-      const FloatBlock slope = (ua * inverse) * (ub * inverse);  // s (1 - s)
-      const Block move = rate * ToDouble(slope);
+      const FloatBlock<W> ua =
+          per_agent ? FloatBlock<W>(u(a)) : ClampedExp<W>((at(a) - at(b)) * inverse_tau);
+      const FloatBlock<W> ub = per_agent ? FloatBlock<W>(u(b)) : FloatBlock<W>::Ones();
+      const FloatBlock<W> inverse = (ua + ub).inverse();
+      const FloatBlock<W> slope = (ua * inverse) * (ub * inverse);  // s (1 - s)
+      const Block<W> move = rate * ToDouble<W>(slope);
       moved(a) += move;
       moved(b) -= move;
     });
     for (size_t i = 0; i < k; ++i) {
-      BlockMap theta = at(i);
+      auto theta = at(i);
       theta = (theta + moved(i)).max(o.min).min(o.max);
     }
-  }
+  });
 }
 
 std::vector<RatingInterval> OnlineBootstrap::Intervals(const std::vector<double>& replicas,

@@ -9,6 +9,8 @@
 namespace ratings {
 namespace {
 
+using FloatLanes = Eigen::Array<float, 8, 1>;
+
 TEST(BoundedExpTest, WithinSingleRoundingsOfExpOverTheWholeRange) {
   // Independent reference: std::exp in double precision of the same float inputs. Every
   // 2^-10 over [-80, 80] (163,841 points, eight per call); the bound is Cephes' expf's
@@ -17,7 +19,7 @@ TEST(BoundedExpTest, WithinSingleRoundingsOfExpOverTheWholeRange) {
   FloatLanes x;
   int filled = 0;
   const auto check = [&] {
-    const FloatLanes y = BoundedExp(x);
+    const FloatLanes y = BoundedExp<8>(x);
     for (int l = 0; l < filled; ++l) {
       const double want = std::exp(static_cast<double>(x[l]));
       worst = std::max(worst, std::abs(static_cast<double>(y[l]) - want) / want);
@@ -42,8 +44,21 @@ TEST(BoundedExpTest, WithinSingleRoundingsOfExpOverTheWholeRange) {
 TEST(BoundedExpTest, ZeroGivesExactlyOne) {
   // m = 0 and r = 0: the polynomial's constant term alone (hand calculation). The replicas'
   // equal ratings then give a pair term of exactly 1/2.
-  const FloatLanes y = BoundedExp(FloatLanes::Zero());
+  const FloatLanes y = BoundedExp<8>(FloatLanes::Zero());
   for (int l = 0; l < 8; ++l) EXPECT_EQ(y[l], 1.0f);
+}
+
+TEST(BoundedExpTest, SixteenLanesGiveTheBitsOfTwiceEight) {
+  // The replicas are updated 16 or 8 at a time: a lane's value must not depend on which.
+  Eigen::Array<float, 16, 1> x;
+  for (int l = 0; l < 16; ++l) x[l] = -80.0f + 10.3f * static_cast<float>(l);
+  const Eigen::Array<float, 16, 1> wide = BoundedExp<16>(x);
+  const FloatLanes low = BoundedExp<8>(FloatLanes(x.head<8>()));
+  const FloatLanes high = BoundedExp<8>(FloatLanes(x.tail<8>()));
+  for (int l = 0; l < 8; ++l) {
+    EXPECT_EQ(wide[l], low[l]) << l;
+    EXPECT_EQ(wide[8 + l], high[l]) << l;
+  }
 }
 
 }  // namespace

@@ -126,7 +126,8 @@ void ExpectReplicasAreTheModelsFedTheirWeights(OnlineBootstrap& boot, std::vecto
 }
 
 TEST(OnlineBootstrapTest, EachReplicaIsTheModelFedItsPoissonWeights) {
-  constexpr uint32_t kReplicas = 5;
+  // 21 replicas: a block of 16 and a block of 8 (5 in use), the two widths of the update.
+  constexpr uint32_t kReplicas = 21;
   const EloOptions elo_options{.k = 24, .initial = 1000};
   const ScoOptions sco_options{.alpha = 0.5, .tau = 1.5, .min = 0, .max = 10};
   OnlineBootstrap boot =
