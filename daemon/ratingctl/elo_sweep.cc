@@ -11,7 +11,6 @@
 #include "ratings/agent_index.h"
 #include "ratings/batch/permuted_elo.h"
 #include "ratings/batch/vote_set.h"
-#include "ratings/io/records_to_votes.h"
 #include "ratings/pair_count.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
@@ -78,10 +77,9 @@ absl::Status CheckConfig(const EloSweepConfig& config) {
 
 absl::StatusOr<Struct> RunEloSweep(const EloSweepConfig& config) {
   RETURN_IF_ERROR(CheckConfig(config));
-  ASSIGN_OR_RETURN(const PoolRecords read, ReadPoolRecords(config.input));
-  ratings::AgentIndex index;
-  ASSIGN_OR_RETURN(const ratings::VoteSet votes,
-                   ratings::io::ToVoteSet(read.records, config.input.input, index));
+  ASSIGN_OR_RETURN(const ratings::io::VoteInput read, ReadPoolVotes(config.input));
+  const ratings::AgentIndex& index = read.agents;
+  const ratings::VoteSet& votes = read.votes;
   const size_t n = index.size();
   if (n > kEloSweepMaxAgents) {
     return absl::InvalidArgumentError(absl::StrCat("elo-sweep: ", config.input.input, " has ", n,

@@ -157,11 +157,20 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
   read.input = config.input;
   read.format = config.format;
   read.pool = config.pool;
-  ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(read));
+  // The records are rated only by a method (the ranking's, AGRE's prefixes, the held-out
+  // splits); without one a PrefLib file is read straight into votes and no record is kept.
+  PoolRecords input;
+  ratings::io::VoteInput read_votes;
+  if (config.method.empty() && config.methods.empty()) {
+    ASSIGN_OR_RETURN(read_votes, ReadPoolVotes(read));
+  } else {
+    ASSIGN_OR_RETURN(input, ReadPoolRecords(read));
+    ASSIGN_OR_RETURN(read_votes.votes,
+                     ratings::io::ToVoteSet(input.records, config.input, read_votes.agents));
+  }
   const std::vector<ratings::io::ResultRecord>& records = input.records;
-  ratings::AgentIndex index;
-  ASSIGN_OR_RETURN(const ratings::VoteSet votes,
-                   ratings::io::ToVoteSet(records, config.input, index));
+  ratings::AgentIndex& index = read_votes.agents;
+  const ratings::VoteSet& votes = read_votes.votes;
   const size_t result_agents = index.size();
   // The shared batch tally (sparse), as elo-bt reads it.
   const std::vector<ratings::PairCount> pairs = ratings::voting::TallyPairs(votes);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -13,6 +14,7 @@
 #include "daemon/ratingctl/rate_batch.h"
 #include "daemon/ratingctl/rate_games.h"
 #include "daemon/ratingctl/rate_voting.h"
+#include "ratings/io/records_to_votes.h"
 #include "ratings/model.h"
 #include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
@@ -35,19 +37,22 @@ absl::StatusOr<ratings::PoolOptions> OptionsFor(ratings::Model model,
   return options;
 }
 
+// --pool on a file that names no pool and holds results: it would select nothing.
+absl::Status NoPoolsError(const RateConfig& config) {
+  return absl::InvalidArgumentError(absl::StrCat("--pool ", config.pool, ": ", config.input,
+                                                 " names no pools (only JSONL results do); "
+                                                 "leave --pool out"));
+}
+
 // The pool to rate: all records must belong to one pool, or config.pool picks one.
 absl::StatusOr<std::string> ChoosePool(const RateConfig& config,
                                        const std::vector<ratings::io::ResultRecord>& records) {
   if (!config.pool.empty()) {
-    // PrefLib, score tables and battles name no pool: --pool would select nothing.
+    // PrefLib, score tables and battles name no pool.
     const bool pooled =
         std::any_of(records.begin(), records.end(),
                     [](const ratings::io::ResultRecord& r) { return !r.pool.empty(); });
-    if (!records.empty() && !pooled) {
-      return absl::InvalidArgumentError(absl::StrCat("--pool ", config.pool, ": ", config.input,
-                                                     " names no pools (only JSONL results do); "
-                                                     "leave --pool out"));
-    }
+    if (!records.empty() && !pooled) return NoPoolsError(config);
     return config.pool;
   }
   std::set<std::string> pools;
@@ -103,6 +108,37 @@ absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
   return out;
 }
 
+absl::StatusOr<std::optional<ratings::io::VoteInput>> ReadPreflibVotes(const RateConfig& config) {
+  ratings::io::Format format;
+  if (config.format.has_value()) {
+    format = *config.format;
+  } else {
+    ASSIGN_OR_RETURN(format, ratings::io::InferFormat(config.input));
+  }
+  if (format != ratings::io::Format::kPreflib) return std::nullopt;
+  ASSIGN_OR_RETURN(const std::string content, ratings::io::ReadFileContent(config.input));
+  // ToVoteSet's own errors, which ParsePreflibVotes gives after ParsePreflib's, cannot
+  // happen under the default limits that ReadPoolRecords reads with too; so the --pool check
+  // below comes after every possible error of reading, as in ChoosePool.
+  ASSIGN_OR_RETURN(ratings::io::VoteInput votes,
+                   ratings::io::ParsePreflibVotes(content, config.input, ratings::ResultLimits{}));
+  // As ChoosePool: PrefLib names no pools.
+  if (!config.pool.empty() && votes.votes.size() > 0) return NoPoolsError(config);
+  return std::optional<ratings::io::VoteInput>(std::move(votes));
+}
+
+absl::StatusOr<ratings::io::VoteInput> ReadPoolVotes(const RateConfig& config) {
+  ASSIGN_OR_RETURN(std::optional<ratings::io::VoteInput> preflib, ReadPreflibVotes(config));
+  if (preflib.has_value()) return *std::move(preflib);
+  ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
+  ratings::io::VoteInput out;
+  ASSIGN_OR_RETURN(out.votes, ratings::io::ToVoteSet(input.records, config.input, out.agents));
+  out.lines.reserve(input.records.size());
+  for (const ratings::io::ResultRecord& record : input.records) out.lines.push_back(record.line);
+  out.skipped_votes = input.skipped_votes;
+  return out;
+}
+
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   RETURN_IF_ERROR(CheckMethod(config.method));
   if (config.bootstrap_replicas != 0) {
@@ -129,6 +165,15 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   } else if (const std::optional<ratings::Model> model = ratings::ParseModel(config.method)) {
     ASSIGN_OR_RETURN(const ratings::PoolOptions options, OptionsFor(*model, config.params));
     RETURN_IF_ERROR(ratings::Pool::Create(options).status());
+  }
+  // The methods that rate a vote set read a PrefLib file straight into one.
+  const bool batch = IsBatchMethod(config.method);
+  if (batch || (IsVotingMethod(config.method) && config.method != "nash-avg")) {
+    ASSIGN_OR_RETURN(const std::optional<ratings::io::VoteInput> votes, ReadPreflibVotes(config));
+    if (votes.has_value()) {
+      return batch ? RateBatchVotes(config, votes->agents, votes->votes, votes->skipped_votes)
+                   : RateVotesByVoting(config, votes->agents, votes->votes, votes->skipped_votes);
+    }
   }
   ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
   return RateRecords(config, input.records, input.skipped_votes);

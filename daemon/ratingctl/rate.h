@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "ratingd/v1/report.pb.h"
+#include "ratings/io/preflib_votes.h"
 #include "ratings/io/read_results.h"
 #include "ratings/progress.h"
 
@@ -51,6 +52,16 @@ struct PoolRecords {
   int64_t skipped_votes = 0;                       // see ReadOutput
 };
 absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config);
+
+// PrefLib input (config.format, or the extension) read straight into the votes of a batch
+// run (ratings/io/preflib_votes.h): what ReadPoolRecords and then ToVoteSet give, without a
+// record per voter; nullopt for the other formats. Errors as ReadPoolRecords's.
+absl::StatusOr<std::optional<ratings::io::VoteInput>> ReadPreflibVotes(const RateConfig& config);
+
+// The votes of config.input: ReadPreflibVotes, or for the other formats ReadPoolRecords and
+// then ToVoteSet ("FILE:LINE: problem" for a result it refuses); `lines` and
+// `skipped_votes` as the records give them.
+absl::StatusOr<ratings::io::VoteInput> ReadPoolVotes(const RateConfig& config);
 
 // What RunRate does after reading: rates `records` (all of one pool; config.input and
 // config.pool are used in messages only) with config.method, config.params and

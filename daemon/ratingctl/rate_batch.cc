@@ -65,6 +65,13 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
   ratings::AgentIndex index;
   ASSIGN_OR_RETURN(const ratings::VoteSet votes,
                    ratings::io::ToVoteSet(records, config.input, index));
+  return RateBatchVotes(config, index, votes, skipped_votes);
+}
+
+absl::StatusOr<v1::RatingReport> RateBatchVotes(const RateConfig& config,
+                                                const ratings::AgentIndex& index,
+                                                const ratings::VoteSet& votes,
+                                                int64_t skipped_votes) {
   v1::RatingReport report;
   report.set_method(config.method);
   report.set_agents(static_cast<uint32_t>(index.size()));

@@ -12,6 +12,8 @@
 #include "absl/types/span.h"
 #include "daemon/ratingctl/rate.h"
 #include "ratingd/v1/report.pb.h"
+#include "ratings/agent_index.h"
+#include "ratings/batch/vote_set.h"
 #include "ratings/io/read_results.h"
 
 namespace ratingd {
@@ -35,5 +37,12 @@ bool IsBatchMethod(absl::string_view method);
 absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
                                            absl::Span<const ratings::io::ResultRecord> records,
                                            int64_t skipped_votes);
+
+// RateBatch on votes already read over `index`'s agents (a PrefLib file read straight into
+// votes, ratings/io/preflib_votes.h): the same report as on the records they come from.
+absl::StatusOr<v1::RatingReport> RateBatchVotes(const RateConfig& config,
+                                                const ratings::AgentIndex& index,
+                                                const ratings::VoteSet& votes,
+                                                int64_t skipped_votes);
 
 }  // namespace ratingd

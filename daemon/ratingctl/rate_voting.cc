@@ -76,26 +76,15 @@ ParamTable VotingParamTable(absl::string_view method, VotingParams& p) {
   return table;
 }
 
-// The agents and votes of the records, and each agent's rank by name (the tie-break).
-struct Election {
-  ratings::AgentIndex index;
-  ratings::VoteSet votes;
-  std::vector<uint32_t> priority;
-};
-
-// InvalidArgument "INPUT:LINE: problem" for a result that fails validation.
-absl::StatusOr<Election> MakeElection(absl::Span<const ratings::io::ResultRecord> records,
-                                      const std::string& input) {
-  Election e;
-  ASSIGN_OR_RETURN(e.votes, ratings::io::ToVoteSet(records, input, e.index));
-  std::vector<ratings::AgentId> by_name(e.index.size());
+// Each agent's rank by name (the tie-break).
+std::vector<uint32_t> NamePriority(const ratings::AgentIndex& index) {
+  std::vector<ratings::AgentId> by_name(index.size());
   for (ratings::AgentId a = 0; a < by_name.size(); ++a) by_name[a] = a;
-  std::sort(by_name.begin(), by_name.end(), [&](ratings::AgentId a, ratings::AgentId b) {
-    return e.index.Name(a) < e.index.Name(b);
-  });
-  e.priority.resize(by_name.size());
-  for (uint32_t r = 0; r < by_name.size(); ++r) e.priority[by_name[r]] = r;
-  return e;
+  std::sort(by_name.begin(), by_name.end(),
+            [&](ratings::AgentId a, ratings::AgentId b) { return index.Name(a) < index.Name(b); });
+  std::vector<uint32_t> priority(by_name.size());
+  for (uint32_t r = 0; r < by_name.size(); ++r) priority[by_name[r]] = r;
+  return priority;
 }
 
 void AddRanked(const std::vector<ratings::RankedAgent>& ranked, const ratings::AgentIndex& index,
@@ -135,69 +124,43 @@ Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& inde
   return out;
 }
 
-}  // namespace
-
-std::vector<std::string> VotingMethods() {
-  return {"ml-exact", "iml",    "approval",     "plurality", "borda",   "stv",
-          "copeland", "kemeny", "ranked-pairs", "schulze",   "nash-avg"};
-}
-
-bool IsVotingMethod(absl::string_view method) {
-  for (const std::string& m : VotingMethods()) {
-    if (m == method) return true;
-  }
-  return false;
-}
-
-absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
-                                              absl::Span<const ratings::io::ResultRecord> records,
+// The method's report on the votes (over `index`'s agents), once the parameters are read.
+absl::StatusOr<v1::RatingReport> RateElection(const RateConfig& config, VotingParams& params,
+                                              const ParamTable& param_table,
+                                              const ratings::AgentIndex& index,
+                                              const ratings::VoteSet& votes,
                                               int64_t skipped_votes) {
   const std::string& method = config.method;
-  if (!IsVotingMethod(method)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--method: '", method, "' is not a voting method"));
-  }
-  VotingParams params;
-  ParamTable param_table = VotingParamTable(method, params);
-  RETURN_IF_ERROR(param_table.Apply(config.params));
-  if (method == "nash-avg") {  // scores per task, not votes
-    ASSIGN_OR_RETURN(v1::RatingReport report,
-                     RateNashAveraging(config.input, records, params.nash));
-    AddCommonExtra(param_table, config, skipped_votes, report);
-    return report;
-  }
-
-  ASSIGN_OR_RETURN(const Election e, MakeElection(records, config.input));
-  if (!std::isfinite(e.votes.TotalWeight())) {
+  if (!std::isfinite(votes.TotalWeight())) {
     // Every weight is finite (ValidateResult), but their sum, hence N, can overflow.
     return absl::InvalidArgumentError(
         "the total weight of the results overflows a double; scale the weights down");
   }
-  const ratings::AgentIndex& index = e.index;
-  const voting::Priority priority = e.priority;
+  const std::vector<uint32_t> name_priority = NamePriority(index);
+  const voting::Priority priority = name_priority;
   // Dense up to 4096 agents (or ml-exact / iml's own max_agents, if larger).
   const voting::BatchTally tally = voting::BatchTally::FromVotes(
-      e.votes, {.dense_max_agents = std::max<size_t>(4096, params.lottery.max_agents)});
+      votes, {.dense_max_agents = std::max<size_t>(4096, params.lottery.max_agents)});
 
   v1::RatingReport report;
   report.set_method(method);
   report.set_agents(static_cast<uint32_t>(index.size()));
-  report.set_results(static_cast<uint32_t>(records.size()));
+  report.set_results(static_cast<uint32_t>(votes.size()));
   auto& extra = *report.mutable_extra()->mutable_fields();
   int stv_winners = 0;
 
   if (method == "approval" || method == "plurality" || method == "borda") {
     // Counted and compared exactly, ties by name (docs/MODELS.md §6).
-    AddOrder(method == "approval"    ? voting::Approval(e.votes, params.k, priority)
-             : method == "plurality" ? voting::Plurality(e.votes, priority)
-                                     : voting::Borda(e.votes, priority),
+    AddOrder(method == "approval"    ? voting::Approval(votes, params.k, priority)
+             : method == "plurality" ? voting::Plurality(votes, priority)
+                                     : voting::Borda(votes, priority),
              index, report);
   } else if (method == "copeland") {
     // Wins and half ties: small multiples of 1/2, exact in a double.
     AddRanked(ratings::RankByRating(voting::CopelandScores(tally), index), index, report);
   } else if (method == "stv") {
     ASSIGN_OR_RETURN(const voting::StvOutcome stv,
-                     voting::Stv(e.votes, {.winners = params.winners}, priority));
+                     voting::Stv(votes, {.winners = params.winners}, priority));
     stv_winners = stv.winners;
     AddOrder(stv.order, index, report);
     Value& winners = extra["winners"];
@@ -265,6 +228,58 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
   if (method == "stv") params.winners = stv_winners;
   AddCommonExtra(param_table, config, skipped_votes, report);
   return report;
+}
+
+}  // namespace
+
+std::vector<std::string> VotingMethods() {
+  return {"ml-exact", "iml",    "approval",     "plurality", "borda",   "stv",
+          "copeland", "kemeny", "ranked-pairs", "schulze",   "nash-avg"};
+}
+
+bool IsVotingMethod(absl::string_view method) {
+  for (const std::string& m : VotingMethods()) {
+    if (m == method) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
+                                              absl::Span<const ratings::io::ResultRecord> records,
+                                              int64_t skipped_votes) {
+  const std::string& method = config.method;
+  if (!IsVotingMethod(method)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--method: '", method, "' is not a voting method"));
+  }
+  VotingParams params;
+  ParamTable param_table = VotingParamTable(method, params);
+  RETURN_IF_ERROR(param_table.Apply(config.params));
+  if (method == "nash-avg") {  // scores per task, not votes
+    ASSIGN_OR_RETURN(v1::RatingReport report,
+                     RateNashAveraging(config.input, records, params.nash));
+    AddCommonExtra(param_table, config, skipped_votes, report);
+    return report;
+  }
+  ratings::AgentIndex index;
+  ASSIGN_OR_RETURN(const ratings::VoteSet votes,
+                   ratings::io::ToVoteSet(records, config.input, index));
+  return RateElection(config, params, param_table, index, votes, skipped_votes);
+}
+
+absl::StatusOr<v1::RatingReport> RateVotesByVoting(const RateConfig& config,
+                                                   const ratings::AgentIndex& index,
+                                                   const ratings::VoteSet& votes,
+                                                   int64_t skipped_votes) {
+  const std::string& method = config.method;
+  if (!IsVotingMethod(method) || method == "nash-avg") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--method: '", method, "' is not a voting method on votes"));
+  }
+  VotingParams params;
+  ParamTable param_table = VotingParamTable(method, params);
+  RETURN_IF_ERROR(param_table.Apply(config.params));
+  return RateElection(config, params, param_table, index, votes, skipped_votes);
 }
 
 absl::Status CheckVotingParams(const RateConfig& config) {

@@ -13,6 +13,8 @@
 #include "absl/types/span.h"
 #include "daemon/ratingctl/rate.h"
 #include "ratingd/v1/report.pb.h"
+#include "ratings/agent_index.h"
+#include "ratings/batch/vote_set.h"
 #include "ratings/io/read_results.h"
 
 namespace ratingd {
@@ -49,6 +51,14 @@ bool IsVotingMethod(absl::string_view method);
 absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
                                               absl::Span<const ratings::io::ResultRecord> records,
                                               int64_t skipped_votes);
+
+// RateByVoting on votes already read over `index`'s agents (a PrefLib file read straight
+// into votes, ratings/io/preflib_votes.h): the same report as on the records they come from.
+// Every method but nash-avg, which needs records (their tasks and scores).
+absl::StatusOr<v1::RatingReport> RateVotesByVoting(const RateConfig& config,
+                                                   const ratings::AgentIndex& index,
+                                                   const ratings::VoteSet& votes,
+                                                   int64_t skipped_votes);
 
 // InvalidArgument naming the parameter if one of config.params is unknown or invalid for
 // config.method (checked before the input is read).

@@ -35,6 +35,12 @@ class VoteSet {
   // set nor `index` changes. Grows num_agents() to cover the result's ids, not to
   // index.size() (SetNumAgents does that).
   absl::Status Add(const Result& result, AgentIndex& index, const ResultLimits& limits = {});
+  // Add(result) `copies` times, the vote sorted once: a PrefLib line's count of voters
+  // (ratings/io/preflib_votes.h).
+  void AddCopies(const IndexedResult& result, size_t copies);
+  // Room for `votes` more votes ranking `standings` agents in all, so that adding them
+  // allocates nothing.
+  void Reserve(size_t votes, size_t standings);
 
   // The number of votes.
   size_t size() const { return weights_.size(); }

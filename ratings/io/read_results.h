@@ -67,6 +67,9 @@ absl::StatusOr<ReadOutput> ParseJsonl(std::string_view content, std::string_view
 // file order; agent ids are the ALTERNATIVE NAMEs (or the numbers "1".."N" for every
 // alternative of the file when some name is empty, over-long or repeated). The vote lines
 // after the header are read in two halves on two threads from 1 MiB on (parallel_lines.h).
+// A record per voter is what the online models replay; where the votes end up in a
+// VoteSet anyway (batch methods, voting rules), ParsePreflibVotes (preflib_votes.h) reads
+// the same file straight into one, with the same syntax and errors (preflib_syntax.h).
 absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_view filename,
                                         const ResultLimits& limits);
 // Score tables (examples: tests/data/atari/): `#` comment lines, the last of which names the

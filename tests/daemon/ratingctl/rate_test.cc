@@ -1,12 +1,17 @@
 #include "daemon/ratingctl/rate.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
+#include "daemon/ratingctl/rate_batch.h"
+#include "daemon/ratingctl/rate_voting.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ratings/io/records_to_votes.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratingd {
@@ -173,6 +178,71 @@ TEST(RateCommandTest, JsonIsByteIdenticalAcrossRuns) {
   ASSERT_THAT(second, IsOk());
   EXPECT_EQ(*ReportToJson(*first), *ReportToJson(*second));
   EXPECT_THAT(*ReportToJson(*first), HasSubstr(R"("method":"ml","agents":8,"results":54,)"));
+}
+
+// The batch methods and voting rules read a PrefLib file straight into votes
+// (ratings/io/preflib_votes.h); RateRecords still rates the records ReadPoolRecords gives.
+// Both must print the same JSON, or fail with the same error.
+TEST(RateCommandTest, PreflibVotesGiveTheRecordsReport) {
+  std::vector<std::string> methods = BatchMethodNames();
+  for (const std::string& m : VotingMethods()) {
+    if (m != "nash-avg") methods.push_back(m);
+  }
+  const std::string blocks = WriteTemp("blocks.soi",
+                                       "# NUMBER ALTERNATIVES: 4\n# ALTERNATIVE NAME 1: d\n"
+                                       "# ALTERNATIVE NAME 2: c\n# ALTERNATIVE NAME 3: b\n"
+                                       "# ALTERNATIVE NAME 4: a\n3: 4,2\n0: 1,2\n2: 3\n"
+                                       "1: 1,{3,4}\n2: 2,1,3\n");
+  for (const std::string& path :
+       {blocks, kData + "/preflib/00004-00000016.soc", kData + "/preflib/00016-00000002.toi",
+        kData + "/preflib/00003-00000001.toc", kData + "/preflib/00007-00000008.soi"}) {
+    for (const std::string& method : methods) {
+      SCOPED_TRACE(path + " " + method);
+      const RateConfig config = {.method = method, .input = path, .seed = 5};
+      const absl::StatusOr<v1::RatingReport> votes = RunRate(config);
+      const absl::StatusOr<PoolRecords> records = ReadPoolRecords(config);
+      ASSERT_THAT(records, IsOk());
+      const absl::StatusOr<v1::RatingReport> reference =
+          RateRecords(config, records->records, records->skipped_votes);
+      ASSERT_EQ(votes.status(), reference.status());
+      if (votes.ok()) {
+        EXPECT_EQ(*ReportToJson(*votes), *ReportToJson(*reference));
+      }
+    }
+  }
+  // --pool: PrefLib names none, on either path.
+  const RateConfig pooled = {.method = "borda", .input = blocks, .pool = "p"};
+  EXPECT_EQ(RunRate(pooled).status(), ReadPoolRecords(pooled).status());
+  EXPECT_THAT(RunRate(pooled),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("names no pools")));
+}
+
+// ReadPoolVotes (eval, elo-sweep) gives what ReadPoolRecords and ToVoteSet give.
+TEST(RateCommandTest, ReadPoolVotesEqualsTheRecordsVotes) {
+  for (const std::string& path :
+       {kData + "/preflib/00016-00000002.toi", kData + "/atari/atari_rainbow_table6.txt"}) {
+    SCOPED_TRACE(path);
+    const RateConfig config = {.input = path};
+    const absl::StatusOr<ratings::io::VoteInput> votes = ReadPoolVotes(config);
+    const absl::StatusOr<PoolRecords> records = ReadPoolRecords(config);
+    ASSERT_THAT(votes, IsOk());
+    ASSERT_THAT(records, IsOk());
+    ratings::AgentIndex index;
+    const absl::StatusOr<ratings::VoteSet> reference =
+        ratings::io::ToVoteSet(records->records, path, index);
+    ASSERT_THAT(reference, IsOk());
+    EXPECT_EQ(votes->agents.names(), index.names());
+    EXPECT_EQ(votes->skipped_votes, records->skipped_votes);
+    ASSERT_EQ(votes->votes.size(), reference->size());
+    ASSERT_EQ(votes->lines.size(), records->records.size());
+    for (size_t i = 0; i < reference->size(); ++i) {
+      EXPECT_EQ(votes->lines[i], records->records[i].line);
+      const auto a = votes->votes.BestFirst(i);
+      const auto b = reference->BestFirst(i);
+      EXPECT_TRUE(std::equal(a.agents.begin(), a.agents.end(), b.agents.begin(), b.agents.end()));
+      EXPECT_TRUE(std::equal(a.ranks.begin(), a.ranks.end(), b.ranks.begin(), b.ranks.end()));
+    }
+  }
 }
 
 }  // namespace

@@ -131,5 +131,33 @@ TEST(VoteSetTest, AddResultRefusesAnInvalidResultAndChangesNothing) {
   EXPECT_EQ(votes.size(), 1u);
 }
 
+// AddCopies is Add repeated: by hand, agents 4, 7, 2 with ranks 2, 1, 2 three times (best
+// first 7, 4, 2 with dense ranks 1, 2, 2), between single votes; zero copies add nothing.
+TEST(VoteSetTest, AddCopiesRepeatsTheVote) {
+  VoteSet votes;
+  votes.Reserve(5, 11);
+  const std::vector<AgentId> single = {0, 1}, repeated = {4, 7, 2};
+  const std::vector<uint32_t> single_ranks = {1, 2}, repeated_ranks = {2, 1, 2};
+  votes.Add({single, single_ranks, 1.0});
+  votes.AddCopies({repeated, repeated_ranks, 0.5}, 3);
+  votes.AddCopies({single, single_ranks, 1.0}, 0);
+  votes.AddCopies({single, single_ranks, 2.0}, 1);
+  ASSERT_EQ(votes.size(), 5u);
+  for (size_t i = 1; i <= 3; ++i) {
+    const IndexedResult given = votes[i];
+    EXPECT_THAT(std::vector<AgentId>(given.agents.begin(), given.agents.end()),
+                ElementsAre(4, 7, 2));
+    EXPECT_THAT(std::vector<uint32_t>(given.ranks.begin(), given.ranks.end()),
+                ElementsAre(2, 1, 2));
+    const IndexedResult best = votes.BestFirst(i);
+    EXPECT_THAT(std::vector<AgentId>(best.agents.begin(), best.agents.end()), ElementsAre(7, 4, 2));
+    EXPECT_THAT(std::vector<uint32_t>(best.ranks.begin(), best.ranks.end()), ElementsAre(1, 2, 2));
+    EXPECT_EQ(votes.Weight(i), 0.5);
+  }
+  EXPECT_EQ(votes.Weight(4), 2.0);
+  EXPECT_EQ(votes.TotalWeight(), 1.0 + 3 * 0.5 + 2.0);
+  EXPECT_EQ(votes.num_agents(), 8u);
+}
+
 }  // namespace
 }  // namespace ratings

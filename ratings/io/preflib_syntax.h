@@ -1,0 +1,125 @@
+// The PrefLib syntax (tests/data/preflib/README.md) shared by its two readers: ParsePreflib
+// (read_results.h: one record per voter, preflib.cc) and ParsePreflibVotes (preflib_votes.h:
+// straight to a vote set, preflib_votes.cc). Both read the header and every data line
+// through these functions, so that they accept the same files and report the same errors
+// with the same messages; only what they build from a valid vote differs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ratings/result.h"
+
+namespace ratings::io::preflib {
+
+// A count expands to that many votes; a larger one is taken for corrupt input rather than
+// an attempt to allocate without bound.
+inline constexpr int64_t kMaxCount = 100'000'000;
+// The same bound on the votes (records) of a whole file.
+inline constexpr int64_t kMaxRecords = 100'000'000;
+
+// One alternative of a data line and its indifference class.
+struct Ranked {
+  int64_t alternative;  // 1..n
+  uint32_t rank;        // 1 = first indifference class
+};
+
+// What reading the data lines needs, fixed by the header and shared by both threads.
+struct Election {
+  absl::string_view filename;
+  const ResultLimits* limits = nullptr;
+  std::vector<std::string> agents;  // agents[a - 1] is alternative a's id
+  // Every id is non-empty and within limits->max_agent_id_bytes. The ids are distinct, and
+  // a vote's alternatives are distinct with ranks from 1, so a vote of 2..max_standings
+  // alternatives then passes ValidateResult without it being run.
+  bool ids_valid = false;
+};
+
+// The header of a file, read, and where its data lines start.
+struct Body {
+  Election election;
+  absl::string_view text;  // from the first data line to the end of the file
+  int64_t first_line = 0;  // the 1-based line `text` starts on
+};
+
+// Reads the `#` lines up to the first data line and checks them (NUMBER ALTERNATIVES, an
+// ALTERNATIVE NAME for each of 1..N). nullopt when the file has no data line.
+absl::StatusOr<std::optional<Body>> ReadHeader(absl::string_view content,
+                                               absl::string_view filename,
+                                               const ResultLimits& limits);
+
+// Parses the order of a data line ("a,b,{c,d},e") over alternatives 1..n. Not
+// thread-safe (one per thread); kept across lines so its scratch space is allocated once.
+class OrderParser {
+ public:
+  explicit OrderParser(int64_t n) : n_(n), seen_(static_cast<size_t>(n) + 1, false) {}
+
+  // Replaces `ranked` by the alternatives of `order` (its capacity is kept from line to
+  // line). `column` is the 1-based column of `order` within its line, for messages.
+  absl::Status Parse(absl::string_view order, size_t column, std::vector<Ranked>& ranked);
+
+ private:
+  absl::Status ParseInto(std::vector<Ranked>& ranked);
+  absl::Status ParseAlternative(uint32_t rank, bool in_braces, std::vector<Ranked>& ranked);
+  void SkipSpaces();
+  bool AtEnd() const { return pos_ >= text_.size(); }
+  absl::Status Unexpected(absl::string_view expected, size_t at) const;
+
+  const int64_t n_;
+  std::vector<bool> seen_;  // indexed by alternative; all false between lines
+  absl::string_view text_;
+  size_t column_ = 1;
+  size_t pos_ = 0;
+};
+
+// The data lines of a part of the body, one at a time, in file order:
+//   DataLines lines(part, first_line);
+//   while (lines.Next()) { ... lines.text() ... lines.number() ... }
+class DataLines {
+ public:
+  DataLines(absl::string_view part, int64_t first_line) : part_(part), number_(first_line - 1) {}
+  // Moves to the next line; false past the last. A last, possibly empty, line after the
+  // last '\n' counts, as in absl::StrSplit(part, '\n').
+  bool Next();
+  absl::string_view text() const { return text_; }  // without its '\n'
+  int64_t number() const { return number_; }        // 1-based line of the file
+
+ private:
+  absl::string_view part_;
+  size_t start_ = 0;
+  int64_t number_;
+  absl::string_view text_;
+};
+
+// Reads data line `line` (line `line_number` of the file): nullopt for a blank line, else
+// its count with its alternatives in `ranked`, or the line's error ("FILE:LINE: problem").
+absl::StatusOr<std::optional<int64_t>> ParseDataLine(absl::string_view line, int64_t line_number,
+                                                     const Election& election, OrderParser& parser,
+                                                     std::vector<Ranked>& ranked);
+
+// True when every id is non-empty and within limits.max_agent_id_bytes.
+bool IdsValid(const std::vector<std::string>& ids, const ResultLimits& limits);
+
+// ValidateResult(limits) on the standings of the vote of line `line_number` (ranked.size()
+// >= 2 alternatives), run only where it can fail: too many standings, or an id not valid
+// (`ids_valid`: IdsValid(election.agents, limits)); the ids are distinct and the ranks
+// start at 1. The error is "FILE:LINE: problem" with ValidateResult's problem.
+absl::Status CheckVote(const std::vector<Ranked>& ranked, int64_t line_number,
+                       const Election& election, const ResultLimits& limits, bool ids_valid);
+
+// The error for the vote of line `line_number` that takes the file past kMaxRecords.
+absl::Status TooManyRecords(absl::string_view filename, int64_t line_number);
+
+// Records to reserve for the data lines of `text`: for each line with a ',' after its ':'
+// (a vote that may rank two alternatives or more), its count; exact for a valid file. At
+// most four a line, so that a few huge counts (or corrupt ones) reserve nothing out of
+// proportion to the file; beyond that the records grow as they come.
+size_t RecordsToReserve(absl::string_view text);
+
+}  // namespace ratings::io::preflib

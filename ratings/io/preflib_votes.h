@@ -1,0 +1,37 @@
+// PrefLib files read straight into the vote set of a batch run (ratings/batch/vote_set.h),
+// for `ratingctl rate` with a batch method or a voting rule, `eval` and `elo-sweep`
+// (docs/CONTRACTS.md §2): the votes that ToVoteSet (records_to_votes.h) makes of
+// ParsePreflib's records (read_results.h), without building a record, with its own strings
+// and standings, for every voter of a `count: order` line.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ratings/agent_index.h"
+#include "ratings/batch/vote_set.h"
+#include "ratings/result.h"
+
+namespace ratings::io {
+
+// The votes of a file with interned agent ids, for batch runs.
+struct VoteInput {
+  AgentIndex agents;  // interned in vote order, then standing order (as ToVoteSet interns)
+  VoteSet votes;      // one vote of weight 1 per voter, in file order; num_agents() = agents.size()
+  std::vector<int64_t> lines;  // the 1-based line of each vote
+  int64_t skipped_votes = 0;   // as ReadOutput::skipped_votes
+};
+
+// Exactly ToVoteSet(ParsePreflib(content, filename, limits)->records, filename, index) with a
+// new `index` (and ParsePreflib's skipped_votes and record lines): the same votes, ids,
+// weights and num_agents, and on error the same status, ParsePreflib's if it fails, else
+// ToVoteSet's (which validates under the default ResultLimits, so only more permissive
+// `limits` can reach it). The data lines are read in two halves on two threads from
+// kParallelBytes on (parallel_lines.h) with the alternatives' numbers as ids; the agents are
+// interned by first appearance once both halves are read, and the votes built from them.
+absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content, std::string_view filename,
+                                            const ResultLimits& limits);
+
+}  // namespace ratings::io
