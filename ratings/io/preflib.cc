@@ -41,44 +41,28 @@ template <typename Item>
 absl::Status ParseVoteLines(absl::string_view part, int64_t first_line, int64_t records_before,
                             const Election& election, std::vector<Item>& votes,
                             int64_t& skipped_votes) {
-  const ResultLimits& limits = *election.limits;
-  preflib::OrderParser parser(static_cast<int64_t>(election.agents.size()));
-  std::vector<Ranked> ranked;
-  preflib::DataLines lines(part, first_line);
-  while (lines.Next()) {
-    const int64_t line_number = lines.number();
-    ASSIGN_OR_RETURN(const std::optional<int64_t> count,
-                     preflib::ParseDataLine(lines.text(), line_number, election, parser, ranked));
-    if (!count.has_value()) continue;  // blank
-    // A vote ranking fewer than two alternatives orders no pair: not a result.
-    if (*count == 0 || ranked.size() < 2) {
-      skipped_votes += *count;
-      continue;
-    }
-    // The checks of the line-by-line reading, in its order.
-    RETURN_IF_ERROR(preflib::CheckVote(ranked, line_number, election, limits, election.ids_valid));
-    if (records_before + static_cast<int64_t>(votes.size()) + *count > kMaxRecords) {
-      return preflib::TooManyRecords(election.filename, line_number);
-    }
-    // The vote is built in place, its ids copied from the file's.
-    Item& vote = votes.emplace_back();
-    SetLine(vote, line_number);
-    std::vector<Standing>& standings = StandingsOf(vote);
-    standings.resize(ranked.size());
-    for (size_t i = 0; i < ranked.size(); ++i) {
-      standings[i].agent = election.agents[ranked[i].alternative - 1];
-      standings[i].rank = ranked[i].rank;
-    }
-    // The other count - 1 voters: room first (growing geometrically), so that the vote
-    // copied from stays where it is.
-    if (*count > 1) {
-      const size_t needed = votes.size() + static_cast<size_t>(*count - 1);
-      if (needed > votes.capacity()) votes.reserve(std::max(needed, 2 * votes.capacity()));
-      const Item& copied = votes.back();
-      for (int64_t i = 1; i < *count; ++i) votes.push_back(copied);
-    }
-  }
-  return absl::OkStatus();
+  return preflib::ForEachVoteLine(
+      part, first_line, election, skipped_votes,
+      [&] { return records_before + static_cast<int64_t>(votes.size()); },
+      [&](int64_t line_number, int64_t count, const std::vector<Ranked>& ranked) {
+        // The vote is built in place, its ids copied from the file's.
+        Item& vote = votes.emplace_back();
+        SetLine(vote, line_number);
+        std::vector<Standing>& standings = StandingsOf(vote);
+        standings.resize(ranked.size());
+        for (size_t i = 0; i < ranked.size(); ++i) {
+          standings[i].agent = election.agents[ranked[i].alternative - 1];
+          standings[i].rank = ranked[i].rank;
+        }
+        // The other count - 1 voters: room first (growing geometrically), so that the vote
+        // copied from stays where it is.
+        if (count > 1) {
+          const size_t needed = votes.size() + static_cast<size_t>(count - 1);
+          if (needed > votes.capacity()) votes.reserve(std::max(needed, 2 * votes.capacity()));
+          const Item& copied = votes.back();
+          for (int64_t i = 1; i < count; ++i) votes.push_back(copied);
+        }
+      });
 }
 
 }  // namespace

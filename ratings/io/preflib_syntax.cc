@@ -1,6 +1,7 @@
 #include "ratings/io/preflib_syntax.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -113,12 +114,16 @@ absl::StatusOr<std::vector<std::string>> AgentIds(const Header& header, absl::st
         absl::StrCat(where, "no '# NUMBER ALTERNATIVES: N' header before the data lines"));
   }
   const int64_t n = *header.num_alternatives;
+  // Of the names past n, the first in the file (not the first in the map's order, which
+  // varies between runs).
+  std::optional<std::pair<int64_t, int64_t>> past;  // (line, index)
   for (const auto& [index, name] : header.names) {
-    if (index > n) {
-      return absl::InvalidArgumentError(absl::StrCat(where, "'# ALTERNATIVE NAME ", index,
-                                                     "' (line ", name.line,
-                                                     ") exceeds NUMBER ALTERNATIVES ", n));
-    }
+    if (index > n && (!past.has_value() || name.line < past->first)) past = {name.line, index};
+  }
+  if (past.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(where, "'# ALTERNATIVE NAME ", past->second,
+                                                   "' (line ", past->first,
+                                                   ") exceeds NUMBER ALTERNATIVES ", n));
   }
   // Every index is in 1..n, so when some are missing one is found within size()+1 steps.
   if (static_cast<int64_t>(header.names.size()) < n) {

@@ -116,6 +116,41 @@ absl::Status CheckVote(const std::vector<Ranked>& ranked, int64_t line_number,
 // The error for the vote of line `line_number` that takes the file past kMaxRecords.
 absl::Status TooManyRecords(absl::string_view filename, int64_t line_number);
 
+// The line-by-line reading both readers share: for every data line of `part` (whose first
+// line is line `first_line` of the file), in order, parses it, adds the voters of a line
+// that ranks fewer than two alternatives (no pair: not a result) to `skipped_votes`, checks
+// the others (CheckVote, then kMaxRecords with `votes_before()` votes of the file before the
+// line), and calls vote(line_number, count, ranked). Stops at the first error, which is
+// the same as when the whole file is read line by line.
+template <typename VotesBefore, typename OnVote>
+absl::Status ForEachVoteLine(absl::string_view part, int64_t first_line, const Election& election,
+                             int64_t& skipped_votes, VotesBefore votes_before, OnVote vote) {
+  OrderParser parser(static_cast<int64_t>(election.agents.size()));
+  std::vector<Ranked> ranked;
+  DataLines lines(part, first_line);
+  while (lines.Next()) {
+    const int64_t line_number = lines.number();
+    absl::StatusOr<std::optional<int64_t>> count =
+        ParseDataLine(lines.text(), line_number, election, parser, ranked);
+    if (!count.ok()) return count.status();
+    if (!count->has_value()) continue;  // blank
+    if (**count == 0 || ranked.size() < 2) {
+      skipped_votes += **count;
+      continue;
+    }
+    if (absl::Status s =
+            CheckVote(ranked, line_number, election, *election.limits, election.ids_valid);
+        !s.ok()) {
+      return s;
+    }
+    if (votes_before() + **count > kMaxRecords) {
+      return TooManyRecords(election.filename, line_number);
+    }
+    vote(line_number, **count, ranked);
+  }
+  return absl::OkStatus();
+}
+
 // Records to reserve for the data lines of `text`: for each line with a ',' after its ':'
 // (a vote that may rank two alternatives or more), its count; exact for a valid file. At
 // most four a line, so that a few huge counts (or corrupt ones) reserve nothing out of

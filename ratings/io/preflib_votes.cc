@@ -39,7 +39,6 @@ struct LineVotes {
 // (for kMaxRecords).
 absl::Status ReadLines(absl::string_view part, int64_t first_line, int64_t votes_before,
                        const Election& election, LineVotes& out) {
-  const ResultLimits& limits = *election.limits;
   // Room for all `part` can hold (a line per '\n', an alternative per two bytes), so that
   // nothing is copied as the arrays grow: the pages never written are never touched.
   const size_t lines_bound = CountLines(part);
@@ -47,32 +46,18 @@ absl::Status ReadLines(absl::string_view part, int64_t first_line, int64_t votes
   out.ends.reserve(lines_bound);
   out.alternatives.reserve(part.size() / 2 + 1);
   out.ranks.reserve(part.size() / 2 + 1);
-  preflib::OrderParser parser(static_cast<int64_t>(election.agents.size()));
-  std::vector<Ranked> ranked;
-  preflib::DataLines lines(part, first_line);
-  while (lines.Next()) {
-    const int64_t line_number = lines.number();
-    ASSIGN_OR_RETURN(const std::optional<int64_t> count,
-                     preflib::ParseDataLine(lines.text(), line_number, election, parser, ranked));
-    if (!count.has_value()) continue;  // blank
-    if (*count == 0 || ranked.size() < 2) {
-      out.skipped_votes += *count;
-      continue;
-    }
-    RETURN_IF_ERROR(preflib::CheckVote(ranked, line_number, election, limits, election.ids_valid));
-    if (votes_before + out.votes + *count > kMaxRecords) {
-      return preflib::TooManyRecords(election.filename, line_number);
-    }
-    for (const Ranked& r : ranked) {
-      out.alternatives.push_back(static_cast<AgentId>(r.alternative - 1));
-      out.ranks.push_back(r.rank);
-    }
-    out.ends.push_back(out.alternatives.size());
-    out.counts.push_back(*count);
-    out.lines.push_back(line_number);
-    out.votes += *count;
-  }
-  return absl::OkStatus();
+  return preflib::ForEachVoteLine(
+      part, first_line, election, out.skipped_votes, [&] { return votes_before + out.votes; },
+      [&](int64_t line_number, int64_t count, const std::vector<Ranked>& ranked) {
+        for (const Ranked& r : ranked) {
+          out.alternatives.push_back(static_cast<AgentId>(r.alternative - 1));
+          out.ranks.push_back(r.rank);
+        }
+        out.ends.push_back(out.alternatives.size());
+        out.counts.push_back(count);
+        out.lines.push_back(line_number);
+        out.votes += count;
+      });
 }
 
 // Calls `visit(part, line, ranked)` for every line of every part in file order, `ranked`

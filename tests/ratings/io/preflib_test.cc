@@ -216,6 +216,15 @@ TEST(PreflibTest, BadHeaders) {
                     "# ALTERNATIVE NAME 2: b\n# ALTERNATIVE NAME 3: c\n1: 1,2\n"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "f.soi:5: '# ALTERNATIVE NAME 3' (line 4) exceeds NUMBER ALTERNATIVES 2"));
+  // Several names past the count: the first in the file is named (hand-checked: line 2,
+  // whichever order the names are kept in).
+  for (int run = 0; run < 20; ++run) {
+    EXPECT_THAT(Parse("# NUMBER ALTERNATIVES: 1\n# ALTERNATIVE NAME 5: e\n"
+                      "# ALTERNATIVE NAME 1: a\n# ALTERNATIVE NAME 2: b\n"
+                      "# ALTERNATIVE NAME 3: c\n# ALTERNATIVE NAME 4: d\n1: 1\n"),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "f.soi:7: '# ALTERNATIVE NAME 5' (line 2) exceeds NUMBER ALTERNATIVES 1"));
+  }
   EXPECT_THAT(Parse("# NUMBER ALTERNATIVES: two\n"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "f.soi:1: NUMBER ALTERNATIVES 'two' is not a positive integer"));
