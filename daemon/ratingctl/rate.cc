@@ -133,8 +133,6 @@ absl::StatusOr<ratings::io::VoteInput> ReadPoolVotes(const RateConfig& config) {
   ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
   ratings::io::VoteInput out;
   ASSIGN_OR_RETURN(out.votes, ratings::io::ToVoteSet(input.records, config.input, out.agents));
-  out.lines.reserve(input.records.size());
-  for (const ratings::io::ResultRecord& record : input.records) out.lines.push_back(record.line);
   out.skipped_votes = input.skipped_votes;
   return out;
 }

@@ -1,14 +1,46 @@
 #include "ratings/batch/vote_set.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
 
 namespace ratings {
 
+namespace {
+
+// Whether `ranks` (in the order given) are 1, then each equal to the one before or one more:
+// the vote is then given best first, and its ranks are its dense ranks.
+bool IsBestFirstDense(absl::Span<const uint32_t> ranks) {
+  if (!ranks.empty() && ranks[0] != 1) return false;
+  for (size_t i = 1; i < ranks.size(); ++i) {
+    if (ranks[i] != ranks[i - 1] && ranks[i] != ranks[i - 1] + 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+VoteSet VoteSet::FromBestFirst(BestFirstArrays arrays, size_t num_agents) {
+  VoteSet set(num_agents);
+  set.offsets_ = std::move(arrays.offsets);
+  set.agents_ = std::move(arrays.agents);
+  set.ranks_ = std::move(arrays.ranks);
+  set.weights_ = std::move(arrays.weights);
+  for (const double w : set.weights_) set.total_weight_ += w;  // in order, as Add sums
+  return set;
+}
+
 void VoteSet::Add(const IndexedResult& result) {
+  if (given_best_first_ && !IsBestFirstDense(result.ranks)) StopSharingBestFirst();
   agents_.insert(agents_.end(), result.agents.begin(), result.agents.end());
   ranks_.insert(ranks_.end(), result.ranks.begin(), result.ranks.end());
+  offsets_.push_back(agents_.size());
+  weights_.push_back(result.weight);
+  total_weight_ += result.weight;
+  for (AgentId a : result.agents) num_agents_ = std::max<size_t>(num_agents_, size_t{a} + 1);
+  if (given_best_first_) return;
   // Positions by rank, ties in the order given: a stable insertion sort, O(k) on votes
   // given best first (the usual case) and free of allocation for k <= 16.
   const size_t k = result.size();
@@ -27,52 +59,12 @@ void VoteSet::Add(const IndexedResult& result) {
     best_first_agents_.push_back(result.agents[order[i]]);
     dense_ranks_.push_back(dense);
   }
-  offsets_.push_back(agents_.size());
-  weights_.push_back(result.weight);
-  total_weight_ += result.weight;
-  for (AgentId a : result.agents) num_agents_ = std::max<size_t>(num_agents_, size_t{a} + 1);
 }
 
-void VoteSet::AddCopies(const IndexedResult& result, size_t copies) {
-  if (copies == 0) return;
-  Add(result);
-  if (copies == 1) return;
-  // The first copy's best-first order and dense ranks, copied as they are (from a local
-  // copy: a vector's insert must not read from the vector itself).
-  const size_t k = result.size();
-  const size_t first = agents_.size() - k;
-  const absl::InlinedVector<AgentId, 16> best_first(best_first_agents_.begin() + first,
-                                                    best_first_agents_.end());
-  const absl::InlinedVector<uint32_t, 16> dense(dense_ranks_.begin() + first, dense_ranks_.end());
-  const size_t more = copies - 1;
-  // Room first, growing geometrically as push_back would.
-  const auto grow = [](auto& v, size_t extra) {
-    if (v.size() + extra > v.capacity()) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
-  };
-  grow(agents_, more * k);
-  grow(ranks_, more * k);
-  grow(best_first_agents_, more * k);
-  grow(dense_ranks_, more * k);
-  grow(offsets_, more);
-  grow(weights_, more);
-  for (size_t c = 0; c < more; ++c) {
-    agents_.insert(agents_.end(), result.agents.begin(), result.agents.end());
-    ranks_.insert(ranks_.end(), result.ranks.begin(), result.ranks.end());
-    best_first_agents_.insert(best_first_agents_.end(), best_first.begin(), best_first.end());
-    dense_ranks_.insert(dense_ranks_.end(), dense.begin(), dense.end());
-    offsets_.push_back(agents_.size());
-    weights_.push_back(result.weight);
-    total_weight_ += result.weight;  // one addition per vote, as Add does
-  }
-}
-
-void VoteSet::Reserve(size_t votes, size_t standings) {
-  offsets_.reserve(offsets_.size() + votes);
-  weights_.reserve(weights_.size() + votes);
-  agents_.reserve(agents_.size() + standings);
-  ranks_.reserve(ranks_.size() + standings);
-  best_first_agents_.reserve(best_first_agents_.size() + standings);
-  dense_ranks_.reserve(dense_ranks_.size() + standings);
+void VoteSet::StopSharingBestFirst() {
+  given_best_first_ = false;
+  best_first_agents_ = agents_;
+  dense_ranks_ = ranks_;
 }
 
 absl::Status VoteSet::Add(const Result& result, AgentIndex& index, const ResultLimits& limits) {

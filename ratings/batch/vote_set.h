@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "ratings/agent_index.h"
+#include "ratings/default_init_vector.h"
 #include "ratings/result.h"
 
 namespace ratings {
@@ -35,12 +36,19 @@ class VoteSet {
   // set nor `index` changes. Grows num_agents() to cover the result's ids, not to
   // index.size() (SetNumAgents does that).
   absl::Status Add(const Result& result, AgentIndex& index, const ResultLimits& limits = {});
-  // Add(result) `copies` times, the vote sorted once: a PrefLib line's count of voters
-  // (ratings/io/preflib_votes.h).
-  void AddCopies(const IndexedResult& result, size_t copies);
-  // Room for `votes` more votes ranking `standings` agents in all, so that adding them
-  // allocates nothing.
-  void Reserve(size_t votes, size_t standings);
+  // The storage of votes that are all given best first, with dense ranks (see BestFirst),
+  // for a reader that fills it in place (ratings/io/preflib_votes.h): vote i ranks
+  // agents[j] at ranks[j] for j in [offsets[i], offsets[i+1]), with weight weights[i].
+  struct BestFirstArrays {
+    DefaultInitVector<size_t> offsets;  // size() + 1 entries, from 0, non-decreasing
+    DefaultInitVector<AgentId> agents;  // offsets.back() entries
+    DefaultInitVector<uint32_t> ranks;  // of agents[j]: 1 for the top group, one more per group
+    DefaultInitVector<double> weights;  // size() entries
+  };
+  // The set of these votes over `num_agents` agents (at least the largest id + 1). Its
+  // votes as given and best first are the same. Precondition: as Add's, for every vote,
+  // each given best first with dense ranks as above.
+  static VoteSet FromBestFirst(BestFirstArrays arrays, size_t num_agents);
 
   // The number of votes.
   size_t size() const { return weights_.size(); }
@@ -60,6 +68,7 @@ class VoteSet {
   // group below), so two agents tie exactly when their given ranks are equal. Given
   // agents {a, b, c} with ranks {3, 1, 3}: agents {b, a, c}, ranks {1, 2, 2}.
   IndexedResult BestFirst(size_t i) const {
+    if (given_best_first_) return (*this)[i];
     return {Slice(best_first_agents_, i), Slice(dense_ranks_, i), weights_[i]};
   }
   double Weight(size_t i) const { return weights_[i]; }
@@ -68,17 +77,24 @@ class VoteSet {
 
  private:
   template <typename T>
-  absl::Span<const T> Slice(const std::vector<T>& v, size_t i) const {
+  absl::Span<const T> Slice(const DefaultInitVector<T>& v, size_t i) const {
     return absl::MakeConstSpan(v).subspan(offsets_[i], offsets_[i + 1] - offsets_[i]);
   }
+  // Gives the votes so far their own best-first arrays: the first vote added that is not
+  // given best first with dense ranks ends the sharing.
+  void StopSharingBestFirst();
 
   size_t num_agents_ = 0;
-  std::vector<size_t> offsets_ = {0};  // vote i is [offsets_[i], offsets_[i+1]) of each array
-  std::vector<AgentId> agents_;        // as given
-  std::vector<uint32_t> ranks_;
-  std::vector<AgentId> best_first_agents_;  // best first
-  std::vector<uint32_t> dense_ranks_;
-  std::vector<double> weights_;
+  DefaultInitVector<size_t> offsets_ = {0};  // vote i is [offsets_[i], offsets_[i+1]) of each array
+  DefaultInitVector<AgentId> agents_;        // as given
+  DefaultInitVector<uint32_t> ranks_;
+  // True while every vote is given best first with dense ranks (as PrefLib votes are): the
+  // best-first view is then the given one, and the two arrays below stay empty, which halves
+  // the memory of such sets.
+  bool given_best_first_ = true;
+  DefaultInitVector<AgentId> best_first_agents_;  // best first
+  DefaultInitVector<uint32_t> dense_ranks_;
+  DefaultInitVector<double> weights_;
   double total_weight_ = 0.0;
 };
 

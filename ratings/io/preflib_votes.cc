@@ -1,11 +1,11 @@
 #include "ratings/io/preflib_votes.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <optional>
 #include <utility>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "ratings/io/parallel_lines.h"
@@ -30,6 +30,7 @@ struct LineVotes {
   std::vector<int64_t> counts;        // voters of each line
   std::vector<int64_t> lines;         // 1-based line of the file
   int64_t votes = 0;                  // the sum of counts
+  size_t standings = 0;               // the sum over lines of count times alternatives
   int64_t skipped_votes = 0;          // as ReadOutput::skipped_votes
 };
 
@@ -57,6 +58,7 @@ absl::Status ReadLines(absl::string_view part, int64_t first_line, int64_t votes
         out.counts.push_back(count);
         out.lines.push_back(line_number);
         out.votes += count;
+        out.standings += static_cast<size_t>(count) * ranked.size();
       });
 }
 
@@ -117,6 +119,45 @@ std::vector<AgentId> AssignIds(const std::vector<LineVotes>& parts, const Electi
   return ids;
 }
 
+// Where a part's votes start in the vote set: its first vote's index, and its first
+// standing's offset.
+struct VoteBase {
+  size_t vote = 0;
+  size_t standing = 0;
+};
+
+// Writes the votes of `part`, each line's `count` times, into `arrays` from `base` on, its
+// alternatives as their ids. A PrefLib line lists its alternatives best first with ranks 1,
+// 2, ... (one per class), so the vote as given is also the vote best first with dense ranks.
+void WriteVotes(const LineVotes& part, const std::vector<AgentId>& ids, VoteBase base,
+                VoteSet::BestFirstArrays& arrays) {
+  size_t vote = base.vote;
+  size_t standing = base.standing;
+  size_t begin = 0;
+  for (size_t i = 0; i < part.counts.size(); ++i) {
+    const size_t end = part.ends[i];
+    const size_t k = end - begin;
+    AgentId* const first_agents = &arrays.agents[standing];
+    uint32_t* const first_ranks = &arrays.ranks[standing];
+    for (size_t j = 0; j < k; ++j) {
+      first_agents[j] = ids[part.alternatives[begin + j]];
+      first_ranks[j] = part.ranks[begin + j];
+    }
+    // The other copies of the line's vote repeat its first.
+    for (int64_t copy = 0; copy < part.counts[i]; ++copy) {
+      if (copy > 0) {
+        std::copy_n(first_agents, k, &arrays.agents[standing]);
+        std::copy_n(first_ranks, k, &arrays.ranks[standing]);
+      }
+      standing += k;
+      arrays.offsets[vote + 1] = standing;
+      arrays.weights[vote] = 1.0;
+      ++vote;
+    }
+    begin = end;
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
@@ -158,31 +199,30 @@ absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
   }
   RETURN_IF_ERROR(CheckDefaultLimits(parts, election));
 
-  // The votes, with ids by first appearance, each line's count times.
+  // The votes, with ids by first appearance, each line's count times, written in place:
+  // each part's at its offset, on two threads when there are two parts.
   const std::vector<AgentId> ids = AssignIds(parts, election, input.agents);
-  size_t votes = 0;
-  size_t standings = 0;
+  VoteSet::BestFirstArrays arrays;
+  std::vector<VoteBase> bases;
+  VoteBase total;
   for (const LineVotes& part : parts) {
-    votes += static_cast<size_t>(part.votes);
+    bases.push_back(total);
+    total.vote += static_cast<size_t>(part.votes);
+    total.standing += part.standings;
     input.skipped_votes += part.skipped_votes;
-    size_t begin = 0;
-    for (size_t i = 0; i < part.counts.size(); ++i) {
-      standings += static_cast<size_t>(part.counts[i]) * (part.ends[i] - begin);
-      begin = part.ends[i];
-    }
   }
-  input.votes.Reserve(votes, standings);
-  input.lines.reserve(votes);
-  absl::InlinedVector<AgentId, 16> agents;
-  ForEachLine(parts, [&](const LineVotes& part, size_t i, absl::Span<const AgentId> alternatives,
-                         absl::Span<const uint32_t> ranks) {
-    agents.clear();
-    for (const AgentId alternative : alternatives) agents.push_back(ids[alternative]);
-    const size_t count = static_cast<size_t>(part.counts[i]);
-    input.votes.AddCopies({agents, ranks, 1.0}, count);
-    input.lines.insert(input.lines.end(), count, part.lines[i]);
-  });
-  input.votes.SetNumAgents(input.agents.size());
+  arrays.offsets.resize(total.vote + 1);
+  arrays.agents.resize(total.standing);
+  arrays.ranks.resize(total.standing);
+  arrays.weights.resize(total.vote);
+  arrays.offsets[0] = 0;
+  if (parts.size() == 1) {
+    WriteVotes(parts[0], ids, bases[0], arrays);
+  } else {
+    RunOnTwoThreads([&] { WriteVotes(parts[0], ids, bases[0], arrays); },
+                    [&] { WriteVotes(parts[1], ids, bases[1], arrays); });
+  }
+  input.votes = VoteSet::FromBestFirst(std::move(arrays), input.agents.size());
   return input;
 }
 

@@ -20,17 +20,17 @@ namespace ratings::io {
 struct VoteInput {
   AgentIndex agents;  // interned in vote order, then standing order (as ToVoteSet interns)
   VoteSet votes;      // one vote of weight 1 per voter, in file order; num_agents() = agents.size()
-  std::vector<int64_t> lines;  // the 1-based line of each vote
-  int64_t skipped_votes = 0;   // as ReadOutput::skipped_votes
+  int64_t skipped_votes = 0;  // as ReadOutput::skipped_votes
 };
 
 // Exactly ToVoteSet(ParsePreflib(content, filename, limits)->records, filename, index) with a
-// new `index` (and ParsePreflib's skipped_votes and record lines): the same votes, ids,
+// new `index` (and ParsePreflib's skipped_votes): the same votes, ids,
 // weights and num_agents, and on error the same status, ParsePreflib's if it fails, else
 // ToVoteSet's (which validates under the default ResultLimits, so only more permissive
 // `limits` can reach it). The data lines are read in two halves on two threads from
 // kParallelBytes on (parallel_lines.h) with the alternatives' numbers as ids; the agents are
-// interned by first appearance once both halves are read, and the votes built from them.
+// interned by first appearance once both halves are read, and each half's votes written in
+// place on its thread.
 absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content, std::string_view filename,
                                             const ResultLimits& limits);
 

@@ -1,7 +1,7 @@
 // Fuzzes ParsePreflib (the property: parser_property.h); each record is one voter of
 // weight 1. And ParsePreflibVotes, which reads the same files straight into votes, must give
 // exactly ToVoteSet of ParsePreflib's records (tests/ratings/io/preflib_votes_reference.h):
-// the same votes, ids, lines and counts, or the same error; under small limits, and under
+// the same votes, ids and counts, or the same error; under small limits, and under
 // limits above ToVoteSet's defaults, where its own check can refuse a vote.
 #include <cstddef>
 #include <cstdint>

@@ -234,9 +234,7 @@ TEST(RateCommandTest, ReadPoolVotesEqualsTheRecordsVotes) {
     EXPECT_EQ(votes->agents.names(), index.names());
     EXPECT_EQ(votes->skipped_votes, records->skipped_votes);
     ASSERT_EQ(votes->votes.size(), reference->size());
-    ASSERT_EQ(votes->lines.size(), records->records.size());
     for (size_t i = 0; i < reference->size(); ++i) {
-      EXPECT_EQ(votes->lines[i], records->records[i].line);
       const auto a = votes->votes.BestFirst(i);
       const auto b = reference->BestFirst(i);
       EXPECT_TRUE(std::equal(a.agents.begin(), a.agents.end(), b.agents.begin(), b.agents.end()));

@@ -1,8 +1,10 @@
 #include "ratings/batch/vote_set.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -14,6 +16,11 @@ using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+
+template <typename T>
+std::vector<T> ToVector(absl::Span<const T> span) {
+  return std::vector<T>(span.begin(), span.end());
+}
 
 TEST(VoteSetTest, EmptyHasNoVotesAndTheAgentsItIsGiven) {
   const VoteSet none;
@@ -131,32 +138,65 @@ TEST(VoteSetTest, AddResultRefusesAnInvalidResultAndChangesNothing) {
   EXPECT_EQ(votes.size(), 1u);
 }
 
-// AddCopies is Add repeated: by hand, agents 4, 7, 2 with ranks 2, 1, 2 three times (best
-// first 7, 4, 2 with dense ranks 1, 2, 2), between single votes; zero copies add nothing.
-TEST(VoteSetTest, AddCopiesRepeatsTheVote) {
+// Votes given best first with dense ranks share the best-first view with the given one
+// until a vote that is not arrives; every vote still reads as by hand:
+//   0: agents 3, 1 with ranks 1, 2 (best first already);
+//   1: agents 5, 0, 2 with ranks 1, 1, 2 (best first already, a tie on top);
+//   2: agents 2, 4 with ranks 2, 1: best first 4, 2 with dense ranks 1, 2;
+//   3: agents 0, 1 with ranks 1, 2 again.
+TEST(VoteSetTest, BestFirstStaysRightWhenTheFirstUnsortedVoteArrives) {
   VoteSet votes;
-  votes.Reserve(5, 11);
-  const std::vector<AgentId> single = {0, 1}, repeated = {4, 7, 2};
-  const std::vector<uint32_t> single_ranks = {1, 2}, repeated_ranks = {2, 1, 2};
-  votes.Add({single, single_ranks, 1.0});
-  votes.AddCopies({repeated, repeated_ranks, 0.5}, 3);
-  votes.AddCopies({single, single_ranks, 1.0}, 0);
-  votes.AddCopies({single, single_ranks, 2.0}, 1);
-  ASSERT_EQ(votes.size(), 5u);
-  for (size_t i = 1; i <= 3; ++i) {
-    const IndexedResult given = votes[i];
-    EXPECT_THAT(std::vector<AgentId>(given.agents.begin(), given.agents.end()),
-                ElementsAre(4, 7, 2));
-    EXPECT_THAT(std::vector<uint32_t>(given.ranks.begin(), given.ranks.end()),
-                ElementsAre(2, 1, 2));
-    const IndexedResult best = votes.BestFirst(i);
-    EXPECT_THAT(std::vector<AgentId>(best.agents.begin(), best.agents.end()), ElementsAre(7, 4, 2));
-    EXPECT_THAT(std::vector<uint32_t>(best.ranks.begin(), best.ranks.end()), ElementsAre(1, 2, 2));
-    EXPECT_EQ(votes.Weight(i), 0.5);
-  }
-  EXPECT_EQ(votes.Weight(4), 2.0);
-  EXPECT_EQ(votes.TotalWeight(), 1.0 + 3 * 0.5 + 2.0);
-  EXPECT_EQ(votes.num_agents(), 8u);
+  const std::vector<AgentId> a0 = {3, 1}, a1 = {5, 0, 2}, a2 = {2, 4}, a3 = {0, 1};
+  const std::vector<uint32_t> r0 = {1, 2}, r1 = {1, 1, 2}, r2 = {2, 1}, r3 = {1, 2};
+  votes.Add({a0, r0, 1.0});
+  votes.Add({a1, r1, 1.0});
+  EXPECT_THAT(ToVector(votes.BestFirst(1).agents), ElementsAre(5, 0, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(1).ranks), ElementsAre(1, 1, 2));
+  votes.Add({a2, r2, 2.0});
+  votes.Add({a3, r3, 1.0});
+  ASSERT_EQ(votes.size(), 4u);
+  EXPECT_THAT(ToVector(votes.BestFirst(0).agents), ElementsAre(3, 1));
+  EXPECT_THAT(ToVector(votes.BestFirst(0).ranks), ElementsAre(1, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(1).agents), ElementsAre(5, 0, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(1).ranks), ElementsAre(1, 1, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(2).agents), ElementsAre(4, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(2).ranks), ElementsAre(1, 2));
+  EXPECT_THAT(ToVector(votes[2].agents), ElementsAre(2, 4));
+  EXPECT_THAT(ToVector(votes[2].ranks), ElementsAre(2, 1));
+  EXPECT_THAT(ToVector(votes.BestFirst(3).agents), ElementsAre(0, 1));
+  EXPECT_EQ(votes.BestFirst(2).weight, 2.0);
+}
+
+// Ranks 1, 3 skip a class, so the vote is not given with dense ranks: best first it reads
+// 1, 2 (by hand), not the ranks given.
+TEST(VoteSetTest, RanksThatSkipAClassAreNotShared) {
+  VoteSet votes;
+  const std::vector<AgentId> agents = {0, 1};
+  const std::vector<uint32_t> ranks = {1, 3};
+  votes.Add({agents, ranks, 1.0});
+  EXPECT_THAT(ToVector(votes[0].ranks), ElementsAre(1, 3));
+  EXPECT_THAT(ToVector(votes.BestFirst(0).ranks), ElementsAre(1, 2));
+}
+
+// A set built from arrays in place reads back vote by vote as written (by hand: agents 2, 0
+// with ranks 1, 2 and weight 1; agents 1, 3, 0 with ranks 1, 1, 2 and weight 0.5), best
+// first as given, with the total weight 1.5 and the agent count it is given.
+TEST(VoteSetTest, FromBestFirstReadsBackTheArrays) {
+  VoteSet::BestFirstArrays arrays;
+  arrays.offsets = {0, 2, 5};
+  arrays.agents = {2, 0, 1, 3, 0};
+  arrays.ranks = {1, 2, 1, 1, 2};
+  arrays.weights = {1.0, 0.5};
+  const VoteSet votes = VoteSet::FromBestFirst(std::move(arrays), 6);
+  ASSERT_EQ(votes.size(), 2u);
+  EXPECT_EQ(votes.num_agents(), 6u);
+  EXPECT_EQ(votes.TotalWeight(), 1.5);
+  EXPECT_THAT(ToVector(votes[0].agents), ElementsAre(2, 0));
+  EXPECT_THAT(ToVector(votes[1].agents), ElementsAre(1, 3, 0));
+  EXPECT_THAT(ToVector(votes[1].ranks), ElementsAre(1, 1, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(1).agents), ElementsAre(1, 3, 0));
+  EXPECT_THAT(ToVector(votes.BestFirst(1).ranks), ElementsAre(1, 1, 2));
+  EXPECT_EQ(votes.Weight(1), 0.5);
 }
 
 }  // namespace
