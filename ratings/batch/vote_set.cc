@@ -22,12 +22,15 @@ bool IsBestFirstDense(absl::Span<const uint32_t> ranks) {
 
 }  // namespace
 
-VoteSet VoteSet::FromBestFirst(BestFirstArrays arrays, size_t num_agents) {
+VoteSet VoteSet::FromArrays(Arrays arrays, size_t num_agents) {
   VoteSet set(num_agents);
   set.offsets_ = std::move(arrays.offsets);
   set.agents_ = std::move(arrays.agents);
   set.ranks_ = std::move(arrays.ranks);
   set.weights_ = std::move(arrays.weights);
+  set.given_best_first_ = arrays.best_first_agents.empty() && arrays.dense_ranks.empty();
+  set.best_first_agents_ = std::move(arrays.best_first_agents);
+  set.dense_ranks_ = std::move(arrays.dense_ranks);
   for (const double w : set.weights_) set.total_weight_ += w;  // in order, as Add sums
   return set;
 }

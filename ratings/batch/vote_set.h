@@ -36,19 +36,21 @@ class VoteSet {
   // set nor `index` changes. Grows num_agents() to cover the result's ids, not to
   // index.size() (SetNumAgents does that).
   absl::Status Add(const Result& result, AgentIndex& index, const ResultLimits& limits = {});
-  // The storage of votes that are all given best first, with dense ranks (see BestFirst),
-  // for a reader that fills it in place (ratings/io/preflib_votes.h): vote i ranks
-  // agents[j] at ranks[j] for j in [offsets[i], offsets[i+1]), with weight weights[i].
-  struct BestFirstArrays {
+  // The storage of a set, for a reader that fills it in place (ratings/io/preflib_votes.h):
+  // vote i ranks agents[j] at ranks[j] for j in [offsets[i], offsets[i+1]), with weight
+  // weights[i]; best first (BestFirst), it is best_first_agents[j] with dense_ranks[j] over
+  // the same j. Both best-first arrays empty: every vote is given best first with dense ranks.
+  struct Arrays {
     DefaultInitVector<size_t> offsets;  // size() + 1 entries, from 0, non-decreasing
     DefaultInitVector<AgentId> agents;  // offsets.back() entries
-    DefaultInitVector<uint32_t> ranks;  // of agents[j]: 1 for the top group, one more per group
-    DefaultInitVector<double> weights;  // size() entries
+    DefaultInitVector<uint32_t> ranks;
+    DefaultInitVector<double> weights;             // size() entries
+    DefaultInitVector<AgentId> best_first_agents;  // empty, or offsets.back() entries
+    DefaultInitVector<uint32_t> dense_ranks;
   };
-  // The set of these votes over `num_agents` agents (at least the largest id + 1). Its
-  // votes as given and best first are the same. Precondition: as Add's, for every vote,
-  // each given best first with dense ranks as above.
-  static VoteSet FromBestFirst(BestFirstArrays arrays, size_t num_agents);
+  // The set of these votes over `num_agents` agents (at least the largest id + 1).
+  // Precondition: each vote as Add requires, and its best-first view as BestFirst defines it.
+  static VoteSet FromArrays(Arrays arrays, size_t num_agents);
 
   // The number of votes.
   size_t size() const { return weights_.size(); }

@@ -130,7 +130,7 @@ struct VoteBase {
 // alternatives as their ids. A PrefLib line lists its alternatives best first with ranks 1,
 // 2, ... (one per class), so the vote as given is also the vote best first with dense ranks.
 void WriteVotes(const LineVotes& part, const std::vector<AgentId>& ids, VoteBase base,
-                VoteSet::BestFirstArrays& arrays) {
+                VoteSet::Arrays& arrays) {
   size_t vote = base.vote;
   size_t standing = base.standing;
   size_t begin = 0;
@@ -202,7 +202,7 @@ absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
   // The votes, with ids by first appearance, each line's count times, written in place:
   // each part's at its offset, on two threads when there are two parts.
   const std::vector<AgentId> ids = AssignIds(parts, election, input.agents);
-  VoteSet::BestFirstArrays arrays;
+  VoteSet::Arrays arrays;
   std::vector<VoteBase> bases;
   VoteBase total;
   for (const LineVotes& part : parts) {
@@ -222,7 +222,7 @@ absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
     RunOnTwoThreads([&] { WriteVotes(parts[0], ids, bases[0], arrays); },
                     [&] { WriteVotes(parts[1], ids, bases[1], arrays); });
   }
-  input.votes = VoteSet::FromBestFirst(std::move(arrays), input.agents.size());
+  input.votes = VoteSet::FromArrays(std::move(arrays), input.agents.size());
   return input;
 }
 

@@ -181,13 +181,13 @@ TEST(VoteSetTest, RanksThatSkipAClassAreNotShared) {
 // A set built from arrays in place reads back vote by vote as written (by hand: agents 2, 0
 // with ranks 1, 2 and weight 1; agents 1, 3, 0 with ranks 1, 1, 2 and weight 0.5), best
 // first as given, with the total weight 1.5 and the agent count it is given.
-TEST(VoteSetTest, FromBestFirstReadsBackTheArrays) {
-  VoteSet::BestFirstArrays arrays;
+TEST(VoteSetTest, FromArraysReadsBackTheArrays) {
+  VoteSet::Arrays arrays;
   arrays.offsets = {0, 2, 5};
   arrays.agents = {2, 0, 1, 3, 0};
   arrays.ranks = {1, 2, 1, 1, 2};
   arrays.weights = {1.0, 0.5};
-  const VoteSet votes = VoteSet::FromBestFirst(std::move(arrays), 6);
+  const VoteSet votes = VoteSet::FromArrays(std::move(arrays), 6);
   ASSERT_EQ(votes.size(), 2u);
   EXPECT_EQ(votes.num_agents(), 6u);
   EXPECT_EQ(votes.TotalWeight(), 1.5);
@@ -197,6 +197,29 @@ TEST(VoteSetTest, FromBestFirstReadsBackTheArrays) {
   EXPECT_THAT(ToVector(votes.BestFirst(1).agents), ElementsAre(1, 3, 0));
   EXPECT_THAT(ToVector(votes.BestFirst(1).ranks), ElementsAre(1, 1, 2));
   EXPECT_EQ(votes.Weight(1), 0.5);
+}
+
+// With its own best-first arrays (by hand: agents 4, 1 with ranks 2, 1 are 1, 4 best first
+// with dense ranks 1, 2), each view reads its arrays; a vote added after is sorted as Add
+// sorts (agents 0, 2 with ranks 3, 1: best first 2, 0 with dense ranks 1, 2).
+TEST(VoteSetTest, FromArraysKeepsItsOwnBestFirstArrays) {
+  VoteSet::Arrays arrays;
+  arrays.offsets = {0, 2};
+  arrays.agents = {4, 1};
+  arrays.ranks = {2, 1};
+  arrays.weights = {1.0};
+  arrays.best_first_agents = {1, 4};
+  arrays.dense_ranks = {1, 2};
+  VoteSet votes = VoteSet::FromArrays(std::move(arrays), 5);
+  EXPECT_THAT(ToVector(votes[0].agents), ElementsAre(4, 1));
+  EXPECT_THAT(ToVector(votes.BestFirst(0).agents), ElementsAre(1, 4));
+  EXPECT_THAT(ToVector(votes.BestFirst(0).ranks), ElementsAre(1, 2));
+  const std::vector<AgentId> agents = {0, 2};
+  const std::vector<uint32_t> ranks = {3, 1};
+  votes.Add({agents, ranks, 1.0});
+  EXPECT_THAT(ToVector(votes.BestFirst(1).agents), ElementsAre(2, 0));
+  EXPECT_THAT(ToVector(votes.BestFirst(1).ranks), ElementsAre(1, 2));
+  EXPECT_THAT(ToVector(votes.BestFirst(0).agents), ElementsAre(1, 4));
 }
 
 }  // namespace
