@@ -1,6 +1,8 @@
 #include "ratings/io/preflib_syntax.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <optional>
 #include <utility>
 
@@ -34,6 +36,18 @@ std::optional<int64_t> ParseDigits(absl::string_view s) {
   return value;
 }
 
+// The digits at `p` (before `end`) as ParseDigits reads them, with `p` moved past them; 0,
+// which is no alternative, when there are none or more than kMaxDigits (the value then
+// wraps around, harmlessly, as it is unsigned).
+uint64_t TakeNumber(const char*& p, const char* end) {
+  const char* const start = p;
+  uint64_t value = 0;
+  for (; p != end && absl::ascii_isdigit(static_cast<unsigned char>(*p)); ++p) {
+    value = value * 10 + static_cast<uint64_t>(*p - '0');
+  }
+  return static_cast<size_t>(p - start) <= kMaxDigits ? value : 0;
+}
+
 std::string Quote(absl::string_view s) { return absl::StrCat("'", absl::CHexEscape(s), "'"); }
 
 std::string Where(absl::string_view filename, int64_t line_number) {
@@ -46,13 +60,18 @@ absl::Status WithWhere(const absl::Status& status, absl::string_view where) {
 
 // The line of `text` that starts at `*start`, without its '\n'; moves `*start` past it.
 // Called while *start <= text.size(), it yields what absl::StrSplit(text, '\n') yields: a
-// last, possibly empty, line after the last '\n'.
+// last, possibly empty, line after the last '\n'. It calls memchr directly: Debian's Abseil
+// has its own string_view, not std's, whose find is a call out of line to the same memchr,
+// one more call per line.
 absl::string_view NextLine(absl::string_view text, size_t* start) {
-  size_t end = text.find('\n', *start);
-  if (end == absl::string_view::npos) end = text.size();
-  const absl::string_view line = text.substr(*start, end - *start);
-  *start = end + 1;
-  return line;
+  const char* const begin = text.data() + *start;
+  const size_t rest = text.size() - *start;
+  // memchr needs a valid pointer even for no bytes, and an empty text's may be null.
+  const void* const newline = rest == 0 ? nullptr : std::memchr(begin, '\n', rest);
+  const size_t length =
+      newline == nullptr ? rest : static_cast<size_t>(static_cast<const char*>(newline) - begin);
+  *start += length + 1;
+  return absl::string_view(begin, length);
 }
 
 // What the `#` lines declare.
@@ -259,6 +278,68 @@ absl::Status OrderParser::ParseAlternative(uint32_t rank, bool in_braces,
   return absl::OkStatus();
 }
 
+std::optional<int64_t> OrderParser::ParseCanonicalLine(absl::string_view line,
+                                                       std::vector<Ranked>& ranked) {
+  // One pass over the line by pointer, with no status to build: anything unexpected gives
+  // up at once, before `ranked` is touched when the count is not valid, and the general
+  // path finds the line's result (and its message) on its own.
+  const char* p = line.data();
+  const char* end = p + line.size();
+  if (p != end && end[-1] == '\r') --end;  // as ParseDataLineGeneral: one '\r' at most
+  // The count: digits up to the first ':', which is where ParseDataLineGeneral splits the
+  // line. Nine digits at most, so that the value fits whatever they are; leading zeros
+  // read as ParseDigits reads them.
+  constexpr std::ptrdiff_t kMaxCountDigits = 9;
+  const char* const count_start = p;
+  int64_t count = 0;
+  for (; p != end && absl::ascii_isdigit(static_cast<unsigned char>(*p)); ++p) {
+    if (p - count_start == kMaxCountDigits) return std::nullopt;
+    count = count * 10 + (*p - '0');
+  }
+  if (p == count_start || p == end || *p != ':' || count > kMaxCount) return std::nullopt;
+  ++p;
+  while (p != end && *p == ' ') ++p;
+  if (p == end) return std::nullopt;  // ranks nothing
+  ranked.clear();
+  NextGeneration();
+  // The next alternative, of indifference class `rank`: false when there is none, it is
+  // out of range, or it is in the line already.
+  const auto take = [&](uint32_t rank) {
+    const uint64_t value = TakeNumber(p, end);
+    if (value == 0 || value > static_cast<uint64_t>(n_)) return false;
+    uint32_t& stamp = stamps_[value];
+    if (stamp == generation_) return false;
+    stamp = generation_;
+    ranked.push_back({static_cast<int64_t>(value), rank});
+    return true;
+  };
+  // Ranks as ParseInto does: one more per item, one for all of a '{...}' group.
+  for (uint32_t rank = 1;; ++rank) {
+    if (p != end && *p == '{') {
+      ++p;
+      while (true) {
+        if (!take(rank) || p == end) return std::nullopt;
+        const char c = *p++;
+        if (c == '}') break;
+        if (c != ',') return std::nullopt;
+      }
+    } else if (!take(rank)) {
+      return std::nullopt;
+    }
+    if (p == end) return count;
+    if (*p != ',') return std::nullopt;
+    ++p;
+  }
+}
+
+void OrderParser::NextGeneration() {
+  if (++generation_ == 0) {
+    // Wrapped around: a stamp left 2^32 lines ago would match again.
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+    generation_ = 1;
+  }
+}
+
 void OrderParser::SkipSpaces() {
   while (!AtEnd() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
 }
@@ -278,6 +359,15 @@ bool DataLines::Next() {
 absl::StatusOr<std::optional<int64_t>> ParseDataLine(absl::string_view line, int64_t line_number,
                                                      const Election& election, OrderParser& parser,
                                                      std::vector<Ranked>& ranked) {
+  if (const std::optional<int64_t> count = parser.ParseCanonicalLine(line, ranked)) return count;
+  return ParseDataLineGeneral(line, line_number, election, parser, ranked);
+}
+
+absl::StatusOr<std::optional<int64_t>> ParseDataLineGeneral(absl::string_view line,
+                                                            int64_t line_number,
+                                                            const Election& election,
+                                                            OrderParser& parser,
+                                                            std::vector<Ranked>& ranked) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   // Leading whitespace stripped, so empty exactly when the line is blank.
   const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(line);
