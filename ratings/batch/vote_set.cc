@@ -31,16 +31,23 @@ VoteSet VoteSet::FromArrays(Arrays arrays, size_t num_agents) {
   set.given_best_first_ = arrays.best_first_agents.empty() && arrays.dense_ranks.empty();
   set.best_first_agents_ = std::move(arrays.best_first_agents);
   set.dense_ranks_ = std::move(arrays.dense_ranks);
-  for (const double w : set.weights_) set.total_weight_ += w;  // in order, as Add sums
+  if (set.weights_.empty()) {
+    set.total_weight_ = static_cast<double>(set.size());  // what adding 1 at a time gives
+  } else {
+    for (const double w : set.weights_) set.total_weight_ += w;  // in order, as Add sums
+  }
   return set;
 }
 
 void VoteSet::Add(const IndexedResult& result) {
   if (given_best_first_ && !IsBestFirstDense(result.ranks)) StopSharingBestFirst();
+  if (!weights_.empty() || result.weight != 1.0) {
+    weights_.resize(size(), 1.0);  // the votes so far: weight 1 each, if they had none
+    weights_.push_back(result.weight);
+  }
   agents_.insert(agents_.end(), result.agents.begin(), result.agents.end());
   ranks_.insert(ranks_.end(), result.ranks.begin(), result.ranks.end());
   offsets_.push_back(agents_.size());
-  weights_.push_back(result.weight);
   total_weight_ += result.weight;
   for (AgentId a : result.agents) num_agents_ = std::max<size_t>(num_agents_, size_t{a} + 1);
   if (given_best_first_) return;

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <utility>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/span.h"
 #include "ratings/io/parallel_lines.h"
 #include "ratings/io/preflib_syntax.h"
 #include "ratings/status_macros.h"
@@ -19,20 +21,36 @@ using preflib::Election;
 using preflib::kMaxRecords;
 using preflib::Ranked;
 
+// A line's alternatives are kept as their numbers less one (header order), the tie with
+// the one before (same indifference class) in the top bit, which no number reaches
+// (ParsePreflibVotes checks). Ranks follow: 1 for the first, one more at each untied one.
+constexpr AgentId kTiedWithPrevious = AgentId{1} << 31;
+
 // The votes of one part of the body: one entry per data line that holds a vote (count >= 1,
 // two alternatives or more), in file order. Its agents are the alternatives' numbers less
 // one (header order): ids in first-appearance order need every earlier line, so they are
-// given once every part is read (AssignIds).
+// given once every part is read (AssignIds). About 12 bytes a line and 4 an alternative:
+// what the vote set will hold is written once, in place (WriteVotes).
 struct LineVotes {
-  std::vector<AgentId> alternatives;  // the lines' in turn, each in standing order
-  std::vector<uint32_t> ranks;        // of each alternative
+  std::vector<AgentId> alternatives;  // the lines' in turn, each in standing order, coded
   std::vector<size_t> ends;           // line i's alternatives end at ends[i]
-  std::vector<int64_t> counts;        // voters of each line
-  std::vector<int64_t> lines;         // 1-based line of the file
+  std::vector<uint32_t> counts;       // voters of each line (at most kMaxCount)
   int64_t votes = 0;                  // the sum of counts
   size_t standings = 0;               // the sum over lines of count times alternatives
   int64_t skipped_votes = 0;          // as ReadOutput::skipped_votes
+  // The first vote of the part that fails the default ResultLimits (DefaultsCanFail), for
+  // ToVoteSet's error, which comes only when the whole file reads without one of its own.
+  absl::Status defaults_error;
 };
+
+static_assert(preflib::kMaxCount <= std::numeric_limits<uint32_t>::max());
+
+// ToVoteSet validates every result again, under the default ResultLimits: a vote that
+// `election.limits` (more permissive) let through can fail there. Only over-long ids or
+// more standings than the default allows can make it.
+bool DefaultsCanFail(const Election& election, bool ids_valid_by_default) {
+  return !ids_valid_by_default || election.limits->max_standings > ResultLimits().max_standings;
+}
 
 // Reads the data lines of `part` (whose first line is line `first_line` of the file) into
 // `out`, with the checks of ParsePreflib in its order (preflib.cc, ParseVoteLines), so that
@@ -43,62 +61,29 @@ absl::Status ReadLines(absl::string_view part, int64_t first_line, int64_t votes
   // Room for all `part` can hold (a line per '\n', an alternative per two bytes), so that
   // nothing is copied as the arrays grow: the pages never written are never touched.
   const size_t lines_bound = CountLines(part);
-  for (std::vector<int64_t>* per_line : {&out.counts, &out.lines}) per_line->reserve(lines_bound);
   out.ends.reserve(lines_bound);
+  out.counts.reserve(lines_bound);
   out.alternatives.reserve(part.size() / 2 + 1);
-  out.ranks.reserve(part.size() / 2 + 1);
+  const ResultLimits defaults;
+  const bool ids_valid_by_default = preflib::IdsValid(election.agents, defaults);
+  const bool check_defaults = DefaultsCanFail(election, ids_valid_by_default);
   return preflib::ForEachVoteLine(
       part, first_line, election, out.skipped_votes, [&] { return votes_before + out.votes; },
       [&](int64_t line_number, int64_t count, const std::vector<Ranked>& ranked) {
-        for (const Ranked& r : ranked) {
-          out.alternatives.push_back(static_cast<AgentId>(r.alternative - 1));
-          out.ranks.push_back(r.rank);
+        if (check_defaults && out.defaults_error.ok()) {
+          out.defaults_error =
+              preflib::CheckVote(ranked, line_number, election, defaults, ids_valid_by_default);
+        }
+        for (size_t j = 0; j < ranked.size(); ++j) {
+          const bool tied = j > 0 && ranked[j].rank == ranked[j - 1].rank;
+          out.alternatives.push_back(static_cast<AgentId>(ranked[j].alternative - 1) |
+                                     (tied ? kTiedWithPrevious : 0));
         }
         out.ends.push_back(out.alternatives.size());
-        out.counts.push_back(count);
-        out.lines.push_back(line_number);
+        out.counts.push_back(static_cast<uint32_t>(count));
         out.votes += count;
         out.standings += static_cast<size_t>(count) * ranked.size();
       });
-}
-
-// Calls `visit(part, line, ranked)` for every line of every part in file order, `ranked`
-// holding the line's alternatives (header order, from 0) and ranks.
-template <typename Visit>
-void ForEachLine(const std::vector<LineVotes>& parts, Visit visit) {
-  for (const LineVotes& part : parts) {
-    size_t begin = 0;
-    for (size_t i = 0; i < part.counts.size(); ++i) {
-      const size_t end = part.ends[i];
-      visit(part, i, absl::MakeConstSpan(part.alternatives).subspan(begin, end - begin),
-            absl::MakeConstSpan(part.ranks).subspan(begin, end - begin));
-      begin = end;
-    }
-  }
-}
-
-// ToVoteSet validates every result again, under the default ResultLimits: a vote that
-// `election.limits` (more permissive) let through can fail there, and the first that does,
-// in file order, is its error. Run only where a vote can fail: over-long ids or more
-// standings than the default allows.
-absl::Status CheckDefaultLimits(const std::vector<LineVotes>& parts, const Election& election) {
-  const ResultLimits defaults;
-  const bool ids_valid = preflib::IdsValid(election.agents, defaults);
-  if (ids_valid && election.limits->max_standings <= defaults.max_standings) {
-    return absl::OkStatus();
-  }
-  absl::Status status;
-  std::vector<Ranked> ranked;
-  ForEachLine(parts, [&](const LineVotes& part, size_t i, absl::Span<const AgentId> alternatives,
-                         absl::Span<const uint32_t> ranks) {
-    if (!status.ok()) return;
-    ranked.clear();
-    for (size_t j = 0; j < alternatives.size(); ++j) {
-      ranked.push_back({static_cast<int64_t>(alternatives[j]) + 1, ranks[j]});
-    }
-    status = preflib::CheckVote(ranked, part.lines[i], election, defaults, ids_valid);
-  });
-  return status;
 }
 
 // The id of each alternative (header order), interned into `agents` in the order
@@ -109,7 +94,8 @@ std::vector<AgentId> AssignIds(const std::vector<LineVotes>& parts, const Electi
   std::vector<AgentId> ids(election.agents.size(), kNone);
   size_t assigned = 0;
   for (const LineVotes& part : parts) {
-    for (const AgentId alternative : part.alternatives) {
+    for (const AgentId coded : part.alternatives) {
+      const AgentId alternative = coded & ~kTiedWithPrevious;
       if (ids[alternative] != kNone) continue;
       // The ids are distinct (preflib_syntax.h), so each is new to `agents`.
       ids[alternative] = agents.Intern(election.agents[alternative]);
@@ -139,19 +125,21 @@ void WriteVotes(const LineVotes& part, const std::vector<AgentId>& ids, VoteBase
     const size_t k = end - begin;
     AgentId* const first_agents = &arrays.agents[standing];
     uint32_t* const first_ranks = &arrays.ranks[standing];
+    uint32_t rank = 0;
     for (size_t j = 0; j < k; ++j) {
-      first_agents[j] = ids[part.alternatives[begin + j]];
-      first_ranks[j] = part.ranks[begin + j];
+      const AgentId coded = part.alternatives[begin + j];
+      if ((coded & kTiedWithPrevious) == 0) ++rank;
+      first_agents[j] = ids[coded & ~kTiedWithPrevious];
+      first_ranks[j] = rank;
     }
     // The other copies of the line's vote repeat its first.
-    for (int64_t copy = 0; copy < part.counts[i]; ++copy) {
+    for (uint32_t copy = 0; copy < part.counts[i]; ++copy) {
       if (copy > 0) {
         std::copy_n(first_agents, k, &arrays.agents[standing]);
         std::copy_n(first_ranks, k, &arrays.ranks[standing]);
       }
       standing += k;
       arrays.offsets[vote + 1] = standing;
-      arrays.weights[vote] = 1.0;
       ++vote;
     }
     begin = end;
@@ -171,6 +159,11 @@ absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
                    preflib::ReadHeader(content, filename, limits));
   if (!body.has_value()) return input;  // no data lines: no votes, no agents
   const Election& election = body->election;
+  if (election.agents.size() > kTiedWithPrevious) {
+    // Each alternative needs its own header line: some 50 GB of header, out of reach.
+    return absl::ResourceExhaustedError(
+        absl::StrCat(filename, ": more than ", kTiedWithPrevious, " alternatives"));
+  }
 
   // The data lines: in two halves on two threads when long enough (parallel_lines.h), as
   // ParsePreflib reads them, with the same rule for the bound on the file's votes.
@@ -197,7 +190,8 @@ absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
     }
     if (!tail_status.ok()) return tail_status;
   }
-  RETURN_IF_ERROR(CheckDefaultLimits(parts, election));
+  // ToVoteSet's own error, if any: the first vote in file order that fails its defaults.
+  for (const LineVotes& part : parts) RETURN_IF_ERROR(part.defaults_error);
 
   // The votes, with ids by first appearance, each line's count times, written in place:
   // each part's at its offset, on two threads when there are two parts.
@@ -214,7 +208,6 @@ absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content_view,
   arrays.offsets.resize(total.vote + 1);
   arrays.agents.resize(total.standing);
   arrays.ranks.resize(total.standing);
-  arrays.weights.resize(total.vote);
   arrays.offsets[0] = 0;
   if (parts.size() == 1) {
     WriteVotes(parts[0], ids, bases[0], arrays);

@@ -30,7 +30,8 @@ struct VoteInput {
 // `limits` can reach it). The data lines are read in two halves on two threads from
 // kParallelBytes on (parallel_lines.h) with the alternatives' numbers as ids; the agents are
 // interned by first appearance once both halves are read, and each half's votes written in
-// place on its thread.
+// place on its thread. A file of more than 2^31 alternatives (some 50 GB of header) is
+// refused with ResourceExhausted.
 absl::StatusOr<VoteInput> ParsePreflibVotes(std::string_view content, std::string_view filename,
                                             const ResultLimits& limits);
 

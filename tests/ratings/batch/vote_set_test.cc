@@ -222,5 +222,32 @@ TEST(VoteSetTest, FromArraysKeepsItsOwnBestFirstArrays) {
   EXPECT_THAT(ToVector(votes.BestFirst(0).agents), ElementsAre(1, 4));
 }
 
+// Weights of 1 take no room until another comes; every vote then keeps its own (by hand:
+// 1, 1, 0.25, 1, total 3.25); a set from arrays without weights weighs 1 a vote.
+TEST(VoteSetTest, UnitWeightsUntilAnotherArrives) {
+  VoteSet votes;
+  const std::vector<AgentId> agents = {0, 1};
+  const std::vector<uint32_t> ranks = {1, 2};
+  for (const double w : {1.0, 1.0, 0.25, 1.0}) votes.Add({agents, ranks, w});
+  ASSERT_EQ(votes.size(), 4u);
+  EXPECT_EQ(votes.Weight(0), 1.0);
+  EXPECT_EQ(votes.Weight(1), 1.0);
+  EXPECT_EQ(votes.Weight(2), 0.25);
+  EXPECT_EQ(votes[2].weight, 0.25);
+  EXPECT_EQ(votes.BestFirst(2).weight, 0.25);
+  EXPECT_EQ(votes.Weight(3), 1.0);
+  EXPECT_EQ(votes.TotalWeight(), 3.25);
+
+  VoteSet::Arrays arrays;
+  arrays.offsets = {0, 2, 4, 6};
+  arrays.agents = {0, 1, 1, 0, 0, 1};
+  arrays.ranks = {1, 2, 1, 2, 1, 1};
+  const VoteSet from_arrays = VoteSet::FromArrays(std::move(arrays), 2);
+  ASSERT_EQ(from_arrays.size(), 3u);
+  EXPECT_EQ(from_arrays.Weight(1), 1.0);
+  EXPECT_EQ(from_arrays[2].weight, 1.0);
+  EXPECT_EQ(from_arrays.TotalWeight(), 3.0);
+}
+
 }  // namespace
 }  // namespace ratings

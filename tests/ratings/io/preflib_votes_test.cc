@@ -218,6 +218,10 @@ TEST(PreflibVotesTest, LimitsAndToVoteSetsOwnChecks) {
   // Under the default limits ParsePreflib's own error comes first.
   EXPECT_THAT(Check(wide), StatusIs(absl::StatusCode::kInvalidArgument,
                                     HasSubstr("f.soi:305: too many standings (300 > limit 256)")));
+  // So does one on a line after ToVoteSet's, in whichever half of a split file it falls.
+  EXPECT_THAT(Check(wide + "1: 1,1\n", permissive),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("f.soi:306: alternative 1 appears twice")));
 }
 
 TEST(PreflibVotesTest, BrokenFilesGiveTheSameError) {
