@@ -2,7 +2,8 @@
 // owned in flat arrays (memory O(total standings), not one allocation per result), read
 // by the batch solvers (which sample results by index, SCO Algorithm 1 line 2), the
 // metrics, and the voting rules ([VasE] §"Voting": voters, weak orders over the
-// alternatives). Each vote is kept twice: as given, and best first with dense ranks.
+// alternatives). Each vote reads two ways: as given, and best first with dense ranks; the
+// second is stored apart only once some vote differs from it.
 #pragma once
 
 #include <cstddef>
