@@ -14,7 +14,9 @@
 #include "daemon/ratingctl/rate_batch.h"
 #include "daemon/ratingctl/rate_games.h"
 #include "daemon/ratingctl/rate_voting.h"
+#include "ratings/io/preflib_votes.h"
 #include "ratings/io/records_to_votes.h"
+#include "ratings/io/scores_votes.h"
 #include "ratings/model.h"
 #include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
@@ -108,28 +110,35 @@ absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config) {
   return out;
 }
 
-absl::StatusOr<std::optional<ratings::io::VoteInput>> ReadPreflibVotes(const RateConfig& config) {
+absl::StatusOr<std::optional<ratings::io::VoteInput>> ReadVotesDirectly(const RateConfig& config) {
   ratings::io::Format format;
   if (config.format.has_value()) {
     format = *config.format;
   } else {
     ASSIGN_OR_RETURN(format, ratings::io::InferFormat(config.input));
   }
-  if (format != ratings::io::Format::kPreflib) return std::nullopt;
+  if (format != ratings::io::Format::kPreflib && format != ratings::io::Format::kScores) {
+    return std::nullopt;
+  }
   ASSIGN_OR_RETURN(const std::string content, ratings::io::ReadFileContent(config.input));
-  // ToVoteSet's own errors, which ParsePreflibVotes gives after ParsePreflib's, cannot
-  // happen under the default limits that ReadPoolRecords reads with too; so the --pool check
-  // below comes after every possible error of reading, as in ChoosePool.
-  ASSIGN_OR_RETURN(ratings::io::VoteInput votes,
-                   ratings::io::ParsePreflibVotes(content, config.input, ratings::ResultLimits{}));
-  // As ChoosePool: PrefLib names no pools.
+  // ToVoteSet's own errors, which ParsePreflibVotes and ParseScoresVotes give after those of
+  // ParsePreflib and ParseScores, cannot happen under the default limits that
+  // ReadPoolRecords reads with too; so the --pool check below comes after every possible
+  // error of reading, as in ChoosePool.
+  ASSIGN_OR_RETURN(
+      ratings::io::VoteInput votes,
+      format == ratings::io::Format::kPreflib
+          ? ratings::io::ParsePreflibVotes(content, config.input, ratings::ResultLimits{})
+          : ratings::io::ParseScoresVotes(content, config.input, ratings::ResultLimits{}));
+  // As ChoosePool: PrefLib files and score tables name no pools (and hold results exactly
+  // when they hold votes: a score table's every row is one).
   if (!config.pool.empty() && votes.votes.size() > 0) return NoPoolsError(config);
   return std::optional<ratings::io::VoteInput>(std::move(votes));
 }
 
 absl::StatusOr<ratings::io::VoteInput> ReadPoolVotes(const RateConfig& config) {
-  ASSIGN_OR_RETURN(std::optional<ratings::io::VoteInput> preflib, ReadPreflibVotes(config));
-  if (preflib.has_value()) return *std::move(preflib);
+  ASSIGN_OR_RETURN(std::optional<ratings::io::VoteInput> direct, ReadVotesDirectly(config));
+  if (direct.has_value()) return *std::move(direct);
   ASSIGN_OR_RETURN(const PoolRecords input, ReadPoolRecords(config));
   ratings::io::VoteInput out;
   ASSIGN_OR_RETURN(out.votes, ratings::io::ToVoteSet(input.records, config.input, out.agents));
@@ -164,10 +173,12 @@ absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
     ASSIGN_OR_RETURN(const ratings::PoolOptions options, OptionsFor(*model, config.params));
     RETURN_IF_ERROR(ratings::Pool::Create(options).status());
   }
-  // The methods that rate a vote set read a PrefLib file straight into one.
+  // The methods that rate a vote set read a PrefLib file or a score table straight into
+  // one. Not nash-avg, which rates the records' scores, nor the online models and game
+  // methods, which replay the records.
   const bool batch = IsBatchMethod(config.method);
   if (batch || (IsVotingMethod(config.method) && config.method != "nash-avg")) {
-    ASSIGN_OR_RETURN(const std::optional<ratings::io::VoteInput> votes, ReadPreflibVotes(config));
+    ASSIGN_OR_RETURN(const std::optional<ratings::io::VoteInput> votes, ReadVotesDirectly(config));
     if (votes.has_value()) {
       return batch ? RateBatchVotes(config, votes->agents, votes->votes, votes->skipped_votes)
                    : RateVotesByVoting(config, votes->agents, votes->votes, votes->skipped_votes);

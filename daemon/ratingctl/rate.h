@@ -10,8 +10,8 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "ratingd/v1/report.pb.h"
-#include "ratings/io/preflib_votes.h"
 #include "ratings/io/read_results.h"
+#include "ratings/io/vote_input.h"
 #include "ratings/progress.h"
 
 namespace ratingd {
@@ -53,14 +53,15 @@ struct PoolRecords {
 };
 absl::StatusOr<PoolRecords> ReadPoolRecords(const RateConfig& config);
 
-// PrefLib input (config.format, or the extension) read straight into the votes of a batch
-// run (ratings/io/preflib_votes.h): what ReadPoolRecords and then ToVoteSet give, without a
-// record per voter; nullopt for the other formats. Errors as ReadPoolRecords's.
-absl::StatusOr<std::optional<ratings::io::VoteInput>> ReadPreflibVotes(const RateConfig& config);
+// PrefLib and score-table input (config.format, or the extension) read straight into the
+// votes of a batch run (ratings/io/preflib_votes.h, ratings/io/scores_votes.h): what
+// ReadPoolRecords and then ToVoteSet give, without a record per voter or row; nullopt for
+// the other formats. Errors as ReadPoolRecords's.
+absl::StatusOr<std::optional<ratings::io::VoteInput>> ReadVotesDirectly(const RateConfig& config);
 
-// The votes of config.input: ReadPreflibVotes, or for the other formats ReadPoolRecords and
-// then ToVoteSet ("FILE:LINE: problem" for a result it refuses); `lines` and
-// `skipped_votes` as the records give them.
+// The votes of config.input: ReadVotesDirectly, or for the other formats ReadPoolRecords and
+// then ToVoteSet ("FILE:LINE: problem" for a result it refuses); `skipped_votes` as the
+// records give it.
 absl::StatusOr<ratings::io::VoteInput> ReadPoolVotes(const RateConfig& config);
 
 // What RunRate does after reading: rates `records` (all of one pool; config.input and

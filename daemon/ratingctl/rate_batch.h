@@ -38,8 +38,9 @@ absl::StatusOr<v1::RatingReport> RateBatch(const RateConfig& config,
                                            absl::Span<const ratings::io::ResultRecord> records,
                                            int64_t skipped_votes);
 
-// RateBatch on votes already read over `index`'s agents (a PrefLib file read straight into
-// votes, ratings/io/preflib_votes.h): the same report as on the records they come from.
+// RateBatch on votes already read over `index`'s agents (a PrefLib file or a score table
+// read straight into votes, ratings/io/preflib_votes.h, ratings/io/scores_votes.h): the same
+// report as on the records they come from.
 absl::StatusOr<v1::RatingReport> RateBatchVotes(const RateConfig& config,
                                                 const ratings::AgentIndex& index,
                                                 const ratings::VoteSet& votes,

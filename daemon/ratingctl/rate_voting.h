@@ -52,8 +52,9 @@ absl::StatusOr<v1::RatingReport> RateByVoting(const RateConfig& config,
                                               absl::Span<const ratings::io::ResultRecord> records,
                                               int64_t skipped_votes);
 
-// RateByVoting on votes already read over `index`'s agents (a PrefLib file read straight
-// into votes, ratings/io/preflib_votes.h): the same report as on the records they come from.
+// RateByVoting on votes already read over `index`'s agents (a PrefLib file or a score table
+// read straight into votes, ratings/io/preflib_votes.h, ratings/io/scores_votes.h): the same
+// report as on the records they come from.
 // Every method but nash-avg, which needs records (their tasks and scores).
 absl::StatusOr<v1::RatingReport> RateVotesByVoting(const RateConfig& config,
                                                    const ratings::AgentIndex& index,

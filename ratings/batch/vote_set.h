@@ -37,10 +37,11 @@ class VoteSet {
   // set nor `index` changes. Grows num_agents() to cover the result's ids, not to
   // index.size() (SetNumAgents does that).
   absl::Status Add(const Result& result, AgentIndex& index, const ResultLimits& limits = {});
-  // The storage of a set, for a reader that fills it in place (ratings/io/preflib_votes.h):
-  // vote i ranks agents[j] at ranks[j] for j in [offsets[i], offsets[i+1]), with weight
-  // weights[i]; best first (BestFirst), it is best_first_agents[j] with dense_ranks[j] over
-  // the same j. Both best-first arrays empty: every vote is given best first with dense ranks.
+  // The storage of a set, for a reader that fills it in place (ratings/io/preflib_votes.h,
+  // ratings/io/scores_votes.h): vote i ranks agents[j] at ranks[j] for j in [offsets[i],
+  // offsets[i+1]), with weight weights[i]; best first (BestFirst), it is
+  // best_first_agents[j] with dense_ranks[j] over the same j. Both best-first arrays empty:
+  // every vote is given best first with dense ranks.
   struct Arrays {
     DefaultInitVector<size_t> offsets;  // size() + 1 entries, from 0, non-decreasing
     DefaultInitVector<AgentId> agents;  // offsets.back() entries

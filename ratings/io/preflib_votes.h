@@ -5,23 +5,13 @@
 // and standings, for every voter of a `count: order` line.
 #pragma once
 
-#include <cstdint>
 #include <string_view>
-#include <vector>
 
 #include "absl/status/statusor.h"
-#include "ratings/agent_index.h"
-#include "ratings/batch/vote_set.h"
+#include "ratings/io/vote_input.h"
 #include "ratings/result.h"
 
 namespace ratings::io {
-
-// The votes of a file with interned agent ids, for batch runs.
-struct VoteInput {
-  AgentIndex agents;  // interned in vote order, then standing order (as ToVoteSet interns)
-  VoteSet votes;      // one vote of weight 1 per voter, in file order; num_agents() = agents.size()
-  int64_t skipped_votes = 0;  // as ReadOutput::skipped_votes
-};
 
 // Exactly ToVoteSet(ParsePreflib(content, filename, limits)->records, filename, index) with a
 // new `index` (and ParsePreflib's skipped_votes): the same votes, ids,

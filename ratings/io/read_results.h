@@ -77,6 +77,8 @@ absl::StatusOr<ReadOutput> ParsePreflib(std::string_view content, std::string_vi
 // Thousands separators are allowed (1,486.5); `mean±std` uses the mean. Higher scores
 // rank higher; equal scores tie. Each line becomes one result of weight 1. The rows after
 // the header are read in two halves on two threads from 1 MiB on (parallel_lines.h).
+// Where the rows end up in a VoteSet anyway, ParseScoresVotes (scores_votes.h) reads the
+// same file straight into one, with the same syntax and errors (scores_syntax.h).
 absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_view filename,
                                        const ResultLimits& limits);
 // Battles (docs/CONTRACTS.md §2.4), LMArena's pairwise comparisons: per line one JSON object

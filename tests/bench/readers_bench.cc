@@ -22,6 +22,7 @@
 #include "ratings/io/preflib_votes.h"
 #include "ratings/io/read_results.h"
 #include "ratings/io/records_to_votes.h"
+#include "ratings/io/scores_votes.h"
 
 namespace ratings::io {
 namespace {
@@ -192,6 +193,16 @@ void BM_BattlesRecordsThenVotes(benchmark::State& state) {
 }
 BENCHMARK(BM_BattlesRecordsThenVotes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+void BM_ScoresVotes(benchmark::State& state) {
+  static const std::string content = MakeScores(22 * kMB, 130);
+  RunReader(state, content, [](const std::string& c) {
+    const absl::StatusOr<VoteInput> in = ParseScoresVotes(c, "bench.txt", {});
+    return in.ok() ? in->votes.size() : 0;
+  });
+}
+BENCHMARK(BM_ScoresVotes)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The records path nash-avg reads score tables through, for comparison.
 void BM_ScoresRecordsThenVotes(benchmark::State& state) {
   static const std::string content = MakeScores(22 * kMB, 130);
   RunReader(state, content,

@@ -1,15 +1,23 @@
 // Fuzzes ParseScores (the property: parser_property.h); each record is one task line of
 // weight 1 whose ranks are no worse than its number of agents, every agent with its score.
+// And ParseScoresVotes, which reads the same tables straight into votes, must give exactly
+// ToVoteSet of ParseScores' records (tests/ratings/io/scores_votes_reference.h): the same
+// votes, ids and counts, or the same error; under small limits, and under limits above
+// ToVoteSet's defaults, where its own check can refuse the first row.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
+#include "ratings/io/parallel_lines.h"
+#include "ratings/io/scores_votes.h"
 #include "tests/fuzz/parser_property.h"
+#include "tests/ratings/io/scores_votes_reference.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view content(reinterpret_cast<const char*>(data), size);
   ratingd_fuzz::CheckParser(
-      std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.txt",
-      ratings::io::ParseScores,
+      content, "fuzz.txt", ratings::io::ParseScores,
       [](const ratings::io::ReadOutput&, const ratings::io::ResultRecord& record) {
         if (record.task.empty() || record.line < 1 || record.result.weight != 1.0) return false;
         for (const ratings::Standing& s : record.result.standings) {
@@ -17,5 +25,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         return true;
       });
+  ratings::ResultLimits small;
+  small.max_standings = 8;
+  small.max_agent_id_bytes = 16;
+  ratings::ResultLimits large;  // past the defaults: ToVoteSet's own check can fail
+  large.max_standings = 300;
+  large.max_agent_id_bytes = 300;
+  // Fuzzed inputs are far below kParallelBytes: read on one thread, and split in two halves
+  // at every size too, against the reference read on one thread.
+  for (const ratings::ResultLimits& limits : {small, large}) {
+    const absl::StatusOr<ratings::io::VoteInput> one_thread =
+        ratings::io::ParseScoresVotes(content, "fuzz.txt", limits);
+    absl::StatusOr<ratings::io::VoteInput> split;
+    {
+      const ratings::io::ScopedParallelBytesForTesting two_threads(1);
+      split = ratings::io::ParseScoresVotes(content, "fuzz.txt", limits);
+    }
+    if (!ratings::io::testing::ScoresVotesDifference(one_thread, content, "fuzz.txt", limits)
+             .empty() ||
+        !ratings::io::testing::ScoresVotesDifference(split, content, "fuzz.txt", limits).empty()) {
+      std::abort();
+    }
+  }
   return 0;
 }

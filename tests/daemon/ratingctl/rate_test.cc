@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "daemon/ratingctl/rate_batch.h"
 #include "daemon/ratingctl/rate_voting.h"
 #include "gmock/gmock.h"
@@ -180,10 +181,10 @@ TEST(RateCommandTest, JsonIsByteIdenticalAcrossRuns) {
   EXPECT_THAT(*ReportToJson(*first), HasSubstr(R"("method":"ml","agents":8,"results":54,)"));
 }
 
-// The batch methods and voting rules read a PrefLib file straight into votes
-// (ratings/io/preflib_votes.h); RateRecords still rates the records ReadPoolRecords gives.
-// Both must print the same JSON, or fail with the same error.
-TEST(RateCommandTest, PreflibVotesGiveTheRecordsReport) {
+// The batch methods and voting rules read a PrefLib file or a score table straight into
+// votes (ratings/io/preflib_votes.h, ratings/io/scores_votes.h); RateRecords still rates the
+// records ReadPoolRecords gives. Both must print the same JSON, or fail with the same error.
+TEST(RateCommandTest, VotesReadDirectlyGiveTheRecordsReport) {
   std::vector<std::string> methods = BatchMethodNames();
   for (const std::string& m : VotingMethods()) {
     if (m != "nash-avg") methods.push_back(m);
@@ -193,9 +194,23 @@ TEST(RateCommandTest, PreflibVotesGiveTheRecordsReport) {
                                        "# ALTERNATIVE NAME 2: c\n# ALTERNATIVE NAME 3: b\n"
                                        "# ALTERNATIVE NAME 4: a\n3: 4,2\n0: 1,2\n2: 3\n"
                                        "1: 1,{3,4}\n2: 2,1,3\n");
+  // Ties (-0.0 with 0.0), thousands separators and mean±std; more than 32 columns.
+  std::string wide_header = "# game";
+  std::string wide_row = "t1";
+  for (int a = 0; a < 40; ++a) {
+    absl::StrAppend(&wide_header, " w", a);
+    absl::StrAppend(&wide_row, " ", a % 7 == 0 ? "-0.0" : a % 5 == 0 ? "0" : absl::StrCat(a % 9));
+  }
+  const std::string table = WriteTemp("table.txt",
+                                      "# game a b c d\nt1 3 1 3 2\nt2 -0.0 0.0 1,000 5\xC2\xB1"
+                                      "1\nt3 2 2 2 2\nt4 1 2 3 4\n");
+  const std::string wide = WriteTemp("wide.txt", wide_header + "\n" + wide_row + "\n" + wide_row +
+                                                     " \nt2" + wide_row.substr(2) + "\n");
   for (const std::string& path :
        {blocks, kData + "/preflib/00004-00000016.soc", kData + "/preflib/00016-00000002.toi",
-        kData + "/preflib/00003-00000001.toc", kData + "/preflib/00007-00000008.soi"}) {
+        kData + "/preflib/00003-00000001.toc", kData + "/preflib/00007-00000008.soi", table, wide,
+        kData + "/atari/atari_rainbow_table6.txt", kData + "/atari/atari_agent57_table.txt",
+        kData + "/atari/atari_muesli_table11.txt"}) {
     for (const std::string& method : methods) {
       SCOPED_TRACE(path + " " + method);
       const RateConfig config = {.method = method, .input = path, .seed = 5};
@@ -210,17 +225,42 @@ TEST(RateCommandTest, PreflibVotesGiveTheRecordsReport) {
       }
     }
   }
-  // --pool: PrefLib names none, on either path.
-  const RateConfig pooled = {.method = "borda", .input = blocks, .pool = "p"};
-  EXPECT_EQ(RunRate(pooled).status(), ReadPoolRecords(pooled).status());
-  EXPECT_THAT(RunRate(pooled),
+  // --pool: PrefLib and score tables name none, on either path; an empty table holds no
+  // results, and a broken one gives its own error first.
+  const std::string empty = WriteTemp("empty.txt", "# game a b\n");
+  const std::string broken = WriteTemp("broken.txt", "# game a b\nt1 1 2\nt2 1\n");
+  for (const std::string& path : {blocks, table, empty, broken}) {
+    SCOPED_TRACE(path);
+    for (const char* method : {"borda", "elo-bt"}) {
+      const RateConfig pooled = {.method = method, .input = path, .pool = "p"};
+      const absl::StatusOr<PoolRecords> records = ReadPoolRecords(pooled);
+      if (!records.ok()) {
+        EXPECT_EQ(RunRate(pooled).status(), records.status());
+        EXPECT_EQ(ReadPoolVotes(pooled).status(), records.status());
+        continue;
+      }
+      const absl::StatusOr<v1::RatingReport> reference =
+          RateRecords(pooled, records->records, records->skipped_votes);
+      const absl::StatusOr<v1::RatingReport> votes = RunRate(pooled);
+      ASSERT_EQ(votes.status(), reference.status());
+      if (votes.ok()) {
+        EXPECT_EQ(*ReportToJson(*votes), *ReportToJson(*reference));
+      }
+    }
+  }
+  EXPECT_THAT(RunRate({.method = "borda", .input = blocks, .pool = "p"}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("names no pools")));
+  EXPECT_THAT(RunRate({.method = "borda", .input = table, .pool = "p"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("names no pools")));
+  EXPECT_THAT(RunRate({.method = "borda", .input = broken, .pool = "p"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("broken.txt:3: task t2")));
 }
 
 // ReadPoolVotes (eval, elo-sweep) gives what ReadPoolRecords and ToVoteSet give.
 TEST(RateCommandTest, ReadPoolVotesEqualsTheRecordsVotes) {
   for (const std::string& path :
-       {kData + "/preflib/00016-00000002.toi", kData + "/atari/atari_rainbow_table6.txt"}) {
+       {kData + "/preflib/00016-00000002.toi", kData + "/atari/atari_rainbow_table6.txt",
+        kData + "/atari/atari_agent57_table.txt"}) {
     SCOPED_TRACE(path);
     const RateConfig config = {.input = path};
     const absl::StatusOr<ratings::io::VoteInput> votes = ReadPoolVotes(config);
