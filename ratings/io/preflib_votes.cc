@@ -29,12 +29,18 @@ constexpr AgentId kTiedWithPrevious = AgentId{1} << 31;
 // The votes of one part of the body: one entry per data line that holds a vote (count >= 1,
 // two alternatives or more), in file order. Its agents are the alternatives' numbers less
 // one (header order): ids in first-appearance order need every earlier line, so they are
-// given once every part is read (AssignIds). About 12 bytes a line and 4 an alternative:
+// given once every part is read (AssignIds). 8 bytes a line and 4 an alternative:
 // what the vote set will hold is written once, in place (WriteVotes).
+// A line's voters (at most kMaxCount) and alternatives (at most the file's, which are fewer
+// than 2^31: ParsePreflibVotes checks).
+struct LineShape {
+  uint32_t count;
+  uint32_t size;
+};
+
 struct LineVotes {
   std::vector<AgentId> alternatives;  // the lines' in turn, each in standing order, coded
-  std::vector<size_t> ends;           // line i's alternatives end at ends[i]
-  std::vector<uint32_t> counts;       // voters of each line (at most kMaxCount)
+  std::vector<LineShape> shapes;      // one per line
   int64_t votes = 0;                  // the sum of counts
   size_t standings = 0;               // the sum over lines of count times alternatives
   int64_t skipped_votes = 0;          // as ReadOutput::skipped_votes
@@ -61,8 +67,7 @@ absl::Status ReadLines(absl::string_view part, int64_t first_line, int64_t votes
   // Room for all `part` can hold (a line per '\n', an alternative per two bytes), so that
   // nothing is copied as the arrays grow: the pages never written are never touched.
   const size_t lines_bound = CountLines(part);
-  out.ends.reserve(lines_bound);
-  out.counts.reserve(lines_bound);
+  out.shapes.reserve(lines_bound);
   out.alternatives.reserve(part.size() / 2 + 1);
   const ResultLimits defaults;
   const bool ids_valid_by_default = preflib::IdsValid(election.agents, defaults);
@@ -79,8 +84,7 @@ absl::Status ReadLines(absl::string_view part, int64_t first_line, int64_t votes
           out.alternatives.push_back(static_cast<AgentId>(ranked[j].alternative - 1) |
                                      (tied ? kTiedWithPrevious : 0));
         }
-        out.ends.push_back(out.alternatives.size());
-        out.counts.push_back(static_cast<uint32_t>(count));
+        out.shapes.push_back({static_cast<uint32_t>(count), static_cast<uint32_t>(ranked.size())});
         out.votes += count;
         out.standings += static_cast<size_t>(count) * ranked.size();
       });
@@ -120,9 +124,8 @@ void WriteVotes(const LineVotes& part, const std::vector<AgentId>& ids, VoteBase
   size_t vote = base.vote;
   size_t standing = base.standing;
   size_t begin = 0;
-  for (size_t i = 0; i < part.counts.size(); ++i) {
-    const size_t end = part.ends[i];
-    const size_t k = end - begin;
+  for (const LineShape& shape : part.shapes) {
+    const size_t k = shape.size;
     AgentId* const first_agents = &arrays.agents[standing];
     uint32_t* const first_ranks = &arrays.ranks[standing];
     uint32_t rank = 0;
@@ -133,7 +136,7 @@ void WriteVotes(const LineVotes& part, const std::vector<AgentId>& ids, VoteBase
       first_ranks[j] = rank;
     }
     // The other copies of the line's vote repeat its first.
-    for (uint32_t copy = 0; copy < part.counts[i]; ++copy) {
+    for (uint32_t copy = 0; copy < shape.count; ++copy) {
       if (copy > 0) {
         std::copy_n(first_agents, k, &arrays.agents[standing]);
         std::copy_n(first_ranks, k, &arrays.ranks[standing]);
@@ -142,7 +145,7 @@ void WriteVotes(const LineVotes& part, const std::vector<AgentId>& ids, VoteBase
       arrays.offsets[vote + 1] = standing;
       ++vote;
     }
-    begin = end;
+    begin += k;
   }
 }
 
