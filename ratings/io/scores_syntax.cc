@@ -28,31 +28,6 @@ constexpr absl::string_view kPlusMinus = "\xC2\xB1";  // U+00B1 in UTF-8
 
 bool IsDigit(char c) { return absl::ascii_isdigit(static_cast<unsigned char>(c)); }
 
-// The integer part of a number: plain digits (possibly none), or digit groups separated
-// by commas where the first group has 1-3 digits and every later group exactly 3. Returns
-// whether `s` is one, with *digits set to its count of digits and *commas to whether it
-// has separators.
-bool ParseIntegerPart(absl::string_view s, size_t* digits, bool* commas) {
-  size_t group = 0;  // digits of the current group
-  *digits = 0;
-  *commas = false;
-  for (char c : s) {
-    if (IsDigit(c)) {
-      ++group;
-      ++*digits;
-      // Only the first group may be shorter than 3 digits, and none longer when grouped.
-      if (*commas && group > 3) return false;
-    } else if (c == ',') {
-      if (*commas ? group != 3 : (group == 0 || group > 3)) return false;
-      *commas = true;
-      group = 0;
-    } else {
-      return false;
-    }
-  }
-  return !*commas || group == 3;
-}
-
 // Clinger's fast path: a decimal of at most 15 digits and no exponent is m / 10^f with m
 // and 10^f exact doubles (below 2^53), and IEEE division rounds their exact quotient
 // correctly, as absl::SimpleAtod rounds every decimal: the same double, without its
@@ -64,39 +39,52 @@ constexpr double kPowersOfTen[kFastDigits + 1] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e
 }  // namespace
 
 std::optional<double> ParseNumber(absl::string_view s) {
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  size_t end = i;  // the first '.', 'e' or 'E' from i on, else the end
-  while (end < s.size() && s[end] != '.' && s[end] != 'e' && s[end] != 'E') ++end;
+  // One pass over the syntax, [+-] integer-part [. digits] [(e|E) [+-] digits], gathering
+  // the mantissa's digits as it goes (the fast path needs at most 15).
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  if (p != end && (*p == '+' || *p == '-')) ++p;
+  uint64_t mantissa = 0;
   size_t mantissa_digits = 0;
+  const auto take = [&](char c) {
+    if (mantissa_digits++ < kFastDigits) mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+  };
+  // The integer part: plain digits (possibly none), or digit groups separated by commas
+  // where the first group has 1-3 digits and every later group exactly 3.
+  size_t group = 0;  // digits of the current group
   bool commas = false;
-  if (!ParseIntegerPart(s.substr(i, end - i), &mantissa_digits, &commas)) return std::nullopt;
-  i = end;
+  for (; p != end && *p != '.' && *p != 'e' && *p != 'E'; ++p) {
+    if (IsDigit(*p)) {
+      // Only the first group may be shorter than 3 digits, and none longer when grouped.
+      if (++group > 3 && commas) return std::nullopt;
+      take(*p);
+    } else if (*p == ',') {
+      if (commas ? group != 3 : (group == 0 || group > 3)) return std::nullopt;
+      commas = true;
+      group = 0;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (commas && group != 3) return std::nullopt;
   size_t fraction_digits = 0;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && IsDigit(s[i])) {
-      ++i;
+  if (p != end && *p == '.') {
+    for (++p; p != end && IsDigit(*p); ++p) {
+      take(*p);
       ++fraction_digits;
     }
   }
-  mantissa_digits += fraction_digits;
   if (mantissa_digits == 0) return std::nullopt;
-  const bool exponent = i < s.size() && (s[i] == 'e' || s[i] == 'E');
+  const bool exponent = p != end && (*p == 'e' || *p == 'E');
   if (exponent) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    const size_t exponent_start = i;
-    while (i < s.size() && IsDigit(s[i])) ++i;
-    if (i == exponent_start) return std::nullopt;
+    ++p;
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    const char* const exponent_start = p;
+    while (p != end && IsDigit(*p)) ++p;
+    if (p == exponent_start) return std::nullopt;
   }
-  if (i != s.size()) return std::nullopt;
+  if (p != end) return std::nullopt;
   if (!exponent && mantissa_digits <= kFastDigits) {
-    // The syntax is checked: the digits are the mantissa's, the rest signs and separators.
-    uint64_t mantissa = 0;
-    for (char c : s) {
-      if (IsDigit(c)) mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
-    }
     const double value = static_cast<double>(mantissa) / kPowersOfTen[fraction_digits];
     return s.front() == '-' ? -value : value;  // "-0" is -0.0, as SimpleAtod gives it
   }
@@ -138,12 +126,11 @@ size_t FindSpread(absl::string_view token) {
 
 // A number, or `mean±std` / `mean+-std` (the std must parse and be >= 0).
 std::optional<Cell> ParseCell(absl::string_view token) {
+  // A number first, the usual cell: no number holds '±' or "+-" (a sign is never followed
+  // by another), so a token that parses as one has no spread.
+  if (const std::optional<double> mean = ParseNumber(token)) return Cell{*mean, 0.0};
   const size_t split = FindSpread(token);
-  if (split == absl::string_view::npos) {
-    const std::optional<double> mean = ParseNumber(token);
-    if (!mean.has_value()) return std::nullopt;
-    return Cell{*mean, 0.0};
-  }
+  if (split == absl::string_view::npos) return std::nullopt;
   // Both separators are two bytes long.
   const std::optional<double> std = ParseNumber(token.substr(split + 2));
   const std::optional<double> mean = ParseNumber(token.substr(0, split));

@@ -5,6 +5,7 @@
 // unit in the last place apart.
 #include "ratings/io/scores_syntax.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 
 namespace ratings::io::scores {
@@ -105,6 +108,61 @@ TEST(ScoresSyntaxTest, ParseNumberIsSimpleAtodsValue) {
     SCOPED_TRACE(s);
     ExpectSameValue(s);
   }
+}
+
+bool AllDigits(absl::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The grammar read_results.h states, by splitting rather than scanning as ParseNumber does:
+// [+-], then a mantissa and an optional exponent ((e|E) [+-] digits) split at the first e
+// or E; the mantissa an integer part and an optional fraction ('.' digits) split at its
+// first '.'; the integer part plain digits (possibly none) or comma-separated groups, the
+// first of 1-3 digits and the others of 3; a digit somewhere in the mantissa.
+bool MatchesGrammar(absl::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  const size_t e = s.find_first_of("eE");
+  absl::string_view mantissa = s.substr(0, e);
+  if (e != absl::string_view::npos) {
+    absl::string_view exponent = s.substr(e + 1);
+    if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) exponent.remove_prefix(1);
+    if (exponent.empty() || !AllDigits(exponent)) return false;
+  }
+  const size_t dot = mantissa.find('.');
+  const absl::string_view integer = mantissa.substr(0, dot);
+  const absl::string_view fraction =
+      dot == absl::string_view::npos ? absl::string_view() : mantissa.substr(dot + 1);
+  if (!AllDigits(fraction)) return false;
+  if (!AllDigits(integer)) {
+    const std::vector<absl::string_view> groups = absl::StrSplit(integer, ',');
+    if (groups.front().empty() || groups.front().size() > 3) return false;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (!AllDigits(groups[g]) || (g > 0 && groups[g].size() != 3)) return false;
+    }
+  }
+  return mantissa.find_first_of("0123456789") != absl::string_view::npos;
+}
+
+// Random strings over the characters of numbers and a few others: ParseNumber accepts
+// exactly those of the grammar (MatchesGrammar) whose value is finite, with SimpleAtod's
+// value.
+TEST(ScoresSyntaxTest, ParseNumberAcceptsExactlyTheGrammar) {
+  const std::string alphabet = "0123456789012345,,..eE+-x ";
+  std::mt19937_64 rng(11);
+  size_t accepted = 0;
+  for (int i = 0; i < 300000; ++i) {
+    std::string s;
+    const size_t length = rng() % 13;
+    for (size_t j = 0; j < length; ++j) s.push_back(alphabet[rng() % alphabet.size()]);
+    const bool valid = MatchesGrammar(s) && Reference(s).has_value();
+    const std::optional<double> got = ParseNumber(s);
+    ASSERT_EQ(got.has_value(), valid) << "'" << s << "'";
+    if (valid) {
+      ASSERT_TRUE(SameBits(*got, *Reference(s))) << s;
+      ++accepted;
+    }
+  }
+  EXPECT_GT(accepted, 10000u);  // a fair share of valid numbers among them
 }
 
 // Ranks by their definition: 1 + the strictly higher scores; best first, the columns by
