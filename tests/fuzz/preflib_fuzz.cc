@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "ratings/io/parallel_lines.h"
 #include "ratings/io/preflib_votes.h"
 #include "tests/fuzz/parser_property.h"
+#include "tests/fuzz/votes_property.h"
 #include "tests/ratings/io/preflib_votes_reference.h"
 
 namespace {
@@ -53,26 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       [](const ratings::io::ReadOutput& out, const ratings::io::ResultRecord& record) {
         return out.skipped_votes >= 0 && record.line >= 1 && record.result.weight == 1.0;
       });
-  ratings::ResultLimits small;
-  small.max_standings = 8;
-  small.max_agent_id_bytes = 16;
-  ratings::ResultLimits large;  // past the defaults: ToVoteSet's own check can fail
-  large.max_standings = 300;
-  large.max_agent_id_bytes = 300;
-  // Fuzzed inputs are far below kParallelBytes: read on one thread, and split in two halves
-  // at every size too, against the reference read on one thread.
-  for (const ratings::ResultLimits& limits : {small, large}) {
-    const absl::StatusOr<ratings::io::VoteInput> one_thread =
-        ratings::io::ParsePreflibVotes(content, "fuzz.soi", limits);
-    absl::StatusOr<ratings::io::VoteInput> split;
-    {
-      const ratings::io::ScopedParallelBytesForTesting two_threads(1);
-      split = ratings::io::ParsePreflibVotes(content, "fuzz.soi", limits);
-    }
-    if (!ratings::io::testing::VotesDifference(one_thread, content, "fuzz.soi", limits).empty() ||
-        !ratings::io::testing::VotesDifference(split, content, "fuzz.soi", limits).empty()) {
-      std::abort();
-    }
-  }
+  ratingd_fuzz::CheckVotesReader(content, "fuzz.soi", ratings::io::ParsePreflibVotes,
+                                 ratings::io::testing::VotesDifference);
   return 0;
 }

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "ratings/io/parallel_lines.h"
 #include "ratings/io/scores_votes.h"
 #include "tests/fuzz/parser_property.h"
+#include "tests/fuzz/votes_property.h"
 #include "tests/ratings/io/scores_votes_reference.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -25,27 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         return true;
       });
-  ratings::ResultLimits small;
-  small.max_standings = 8;
-  small.max_agent_id_bytes = 16;
-  ratings::ResultLimits large;  // past the defaults: ToVoteSet's own check can fail
-  large.max_standings = 300;
-  large.max_agent_id_bytes = 300;
-  // Fuzzed inputs are far below kParallelBytes: read on one thread, and split in two halves
-  // at every size too, against the reference read on one thread.
-  for (const ratings::ResultLimits& limits : {small, large}) {
-    const absl::StatusOr<ratings::io::VoteInput> one_thread =
-        ratings::io::ParseScoresVotes(content, "fuzz.txt", limits);
-    absl::StatusOr<ratings::io::VoteInput> split;
-    {
-      const ratings::io::ScopedParallelBytesForTesting two_threads(1);
-      split = ratings::io::ParseScoresVotes(content, "fuzz.txt", limits);
-    }
-    if (!ratings::io::testing::ScoresVotesDifference(one_thread, content, "fuzz.txt", limits)
-             .empty() ||
-        !ratings::io::testing::ScoresVotesDifference(split, content, "fuzz.txt", limits).empty()) {
-      std::abort();
-    }
-  }
+  ratingd_fuzz::CheckVotesReader(content, "fuzz.txt", ratings::io::ParseScoresVotes,
+                                 ratings::io::testing::ScoresVotesDifference);
   return 0;
 }

@@ -23,12 +23,15 @@
 #include "gtest/gtest.h"
 #include "ratings/io/parallel_lines.h"
 #include "ratings/io/read_results.h"
+#include "tests/ratings/io/line_edits.h"
 #include "tests/ratings/io/scores_votes_reference.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings::io {
 namespace {
 
+using ::ratings::io::testing::MessageLine;
+using ::ratings::io::testing::WithLine;
 using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
 using ::testing::ElementsAre;
@@ -251,21 +254,6 @@ TEST(ScoresVotesTest, BrokenTablesGiveTheSameError) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Check(bad).ok());
   }
-}
-
-// The 1-based line of "FILE:LINE: ..." in a message.
-int64_t MessageLine(const absl::Status& status) {
-  const std::vector<std::string> parts = absl::StrSplit(status.message(), ':');
-  int64_t line = 0;
-  EXPECT_TRUE(parts.size() > 2 && absl::SimpleAtoi(parts[1], &line)) << status;
-  return line;
-}
-
-// `text` with the line at or after `offset` replaced by `line`.
-std::string WithLine(std::string text, size_t offset, const std::string& line) {
-  const size_t start = text.find('\n', offset) + 1;
-  text.replace(start, text.find('\n', start) - start, line);
-  return text;
 }
 
 // Tables of kParallelBytes and more are read on two threads; an error in the first half
