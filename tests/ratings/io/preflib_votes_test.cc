@@ -25,6 +25,7 @@
 #include "ratings/io/read_results.h"
 #include "tests/ratings/io/line_edits.h"
 #include "tests/ratings/io/preflib_votes_reference.h"
+#include "tests/ratings/io/votes_check.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings::io {
@@ -37,35 +38,14 @@ using ::ratings::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
+using ::ratings::io::testing::ToVector;
 using ::ratings::io::testing::VotesDifference;
 
-template <typename T>
-std::vector<T> ToVector(absl::Span<const T> span) {
-  return std::vector<T>(span.begin(), span.end());
-}
-
-// Checks ParsePreflibVotes on `content` against the reference, read on one thread and, for
-// a `small` file, split wherever the body's middle falls (from 1 byte on); returns it as read
-// by default (two threads from kParallelBytes on).
+// CheckVotes (votes_check.h) for ParsePreflibVotes.
 absl::StatusOr<VoteInput> Check(const std::string& content, const ResultLimits& limits = {},
                                 const std::string& filename = "f.soi", bool small = true) {
-  {
-    const ScopedParallelBytesForTesting one_thread(SIZE_MAX);
-    EXPECT_EQ(
-        VotesDifference(ParsePreflibVotes(content, filename, limits), content, filename, limits),
-        "")
-        << "one thread: " << content.substr(0, 2000);
-  }
-  if (small) {
-    const ScopedParallelBytesForTesting split(1);
-    EXPECT_EQ(
-        VotesDifference(ParsePreflibVotes(content, filename, limits), content, filename, limits),
-        "")
-        << "split: " << content.substr(0, 2000);
-  }
-  absl::StatusOr<VoteInput> out = ParsePreflibVotes(content, filename, limits);
-  EXPECT_EQ(VotesDifference(out, content, filename, limits), "");
-  return out;
+  return ::ratings::io::testing::CheckVotes(ParsePreflibVotes, VotesDifference, content, limits,
+                                            filename, small);
 }
 
 std::string Header(const std::vector<std::string>& names) {

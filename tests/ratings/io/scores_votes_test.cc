@@ -25,6 +25,7 @@
 #include "ratings/io/read_results.h"
 #include "tests/ratings/io/line_edits.h"
 #include "tests/ratings/io/scores_votes_reference.h"
+#include "tests/ratings/io/votes_check.h"
 #include "tests/testing/status_matchers.h"
 
 namespace ratings::io {
@@ -38,34 +39,13 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 using ::ratings::io::testing::ScoresVotesDifference;
+using ::ratings::io::testing::ToVector;
 
-template <typename T>
-std::vector<T> ToVector(absl::Span<const T> span) {
-  return std::vector<T>(span.begin(), span.end());
-}
-
-// Checks ParseScoresVotes on `content` against the reference, read on one thread and, for
-// a `small` file, split wherever the body's middle falls (from 1 byte on); returns it as read
-// by default (two threads from kParallelBytes on).
+// CheckVotes (votes_check.h) for ParseScoresVotes.
 absl::StatusOr<VoteInput> Check(const std::string& content, const ResultLimits& limits = {},
                                 const std::string& filename = "f.txt", bool small = true) {
-  {
-    const ScopedParallelBytesForTesting one_thread(SIZE_MAX);
-    EXPECT_EQ(ScoresVotesDifference(ParseScoresVotes(content, filename, limits), content, filename,
-                                    limits),
-              "")
-        << "one thread: " << content.substr(0, 2000);
-  }
-  if (small) {
-    const ScopedParallelBytesForTesting split(1);
-    EXPECT_EQ(ScoresVotesDifference(ParseScoresVotes(content, filename, limits), content, filename,
-                                    limits),
-              "")
-        << "split: " << content.substr(0, 2000);
-  }
-  absl::StatusOr<VoteInput> out = ParseScoresVotes(content, filename, limits);
-  EXPECT_EQ(ScoresVotesDifference(out, content, filename, limits), "");
-  return out;
+  return ::ratings::io::testing::CheckVotes(ParseScoresVotes, ScoresVotesDifference, content,
+                                            limits, filename, small);
 }
 
 // Worked by hand: agent id = column; competition ranks as given (equal scores tie, -0.0
