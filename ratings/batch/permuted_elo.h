@@ -1,7 +1,7 @@
 // Permutation-averaged online Elo ([EU] §5.1 and §7, "Achieving Score
 // Stability"): replay the same results in many random orders, each from fresh ratings,
 // and average the final ratings, so the order the results arrived in stops mattering;
-// with the spread over orders, which says how much it still does (docs/MODELS.md §2.2).
+// with the spread over orders, which says how much it still does (docs/MODELS.md §5.2).
 #pragma once
 
 #include <cstdint>

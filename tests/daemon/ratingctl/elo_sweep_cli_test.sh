@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command-line contract of `ratingctl generate --model bernoulli`, `ratingctl elo-sweep`
-# and elo-bt's spread over permutations (docs/CONTRACTS.md §2.5, docs/MODELS.md §2.2).
+# and elo-bt's spread over permutations (docs/CONTRACTS.md §2.3, docs/MODELS.md §5.2).
 # Expected values: an independent online Elo written below in Python (Eq. 1-2 of [EU]) for
 # the file's order, head-to-head counts from the file itself, and hand calculation.
 set -euo pipefail
