@@ -14,6 +14,7 @@ import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docs_drift_test  # noqa: E402
 from repo_tree import RepoTree  # noqa: E402
@@ -47,7 +48,8 @@ and the program `demo_tool`.
 
 The core is `core.cc`; helpers in `lib/helpers.h` and `lib/`; design in
 [the guide](docs/GUIDE.md#2-two) and `docs/GUIDE.md` \u00a72, \u00a71.1. Not checked: `build/bin/demo_tool`,
-`lib/<name>.h`, `lib/*.h`, `/var/lib/demo`, `docs/FILE.md`, `lib/{a}.h`, `x/y.cc`.
+`lib/<name>.h`, `lib/*.h`, `/var/lib/demo`, `docs/FILE.md`, `lib/{a}.h`, `x/y.cc`, and
+the example `docs/GUIDE.md \u00a79` in backticks.
 
 ```sh
 cat lib/missing_in_a_code_block.h   # `lib/not_checked.h`

@@ -18,7 +18,9 @@ import os
 import re
 import sys
 
-from repo_tree import RepoTree
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from repo_tree import RepoTree  # noqa: E402
 
 # --- Markdown lines --------------------------------------------------------------------------
 
@@ -313,9 +315,12 @@ def check_sections(tree):
                 previous = line
                 continue
             where = f"{path}:{number}"
-            covered = []
+            # In Markdown, a § inside backticks is an example, not a reference.
+            covered = [m.span() for m in BACKTICKS.finditer(line)] if is_md else []
             for match in FILE_REF.finditer(line):
                 name = match.group("file")
+                if any(s <= match.start("refs") < e for s, e in covered):
+                    continue
                 covered.append((match.start("refs"), match.end("refs")))
                 if not name.endswith(".md"):
                     if re.search(r"\[\s*$", line[:match.start()]) or \
