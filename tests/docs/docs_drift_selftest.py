@@ -34,7 +34,8 @@ add_subdirectory(tests)
 """,
     "core.cc": "// The core (docs/GUIDE.md \u00a72.1, GUIDE.md \u00a71-2; [XX] \u00a79.9 is a paper).\n"
                "// Wrapped: see docs/GUIDE.md\n// \u00a71.1 for the rest.\n",
-    "main.cc": "int main() { return 0; }  // \u00a777 alone in code is nobody's\n",
+    "main.cc": "int main() { return 0; }  // \u00a777 alone in code is nobody's\n"
+               "// GUIDE \u00a72 is docs/GUIDE.md's; SCO \u00a79 names no file of ours.\n",
     "lib/CMakeLists.txt": "add_library(demo_helpers INTERFACE)\n",
     "lib/helpers.h": "#pragma once\n",
     "lib/README.txt": "not a folder README\n",
@@ -115,6 +116,9 @@ DRIFTS = {
     "a wrapped reference points at no section": (
         {"core.cc": CLEAN["core.cc"].replace("// \u00a71.1", "// \u00a71.2")},
         [("core.cc:3", "\u00a71.2")]),
+    "a short name's section is missing": (
+        {"main.cc": CLEAN["main.cc"].replace("GUIDE \u00a72", "GUIDE \u00a73")},
+        [("main.cc:2", "\u00a73")]),
     "a \u00a7 reference names a file that is gone": (
         {"main.cc": "// See docs/GONE.md \u00a71.\n"},
         [("main.cc:1", "GONE.md")]),

@@ -261,9 +261,9 @@ def cites_paper(block_text, table_header):
 
 
 def markdown_blocks(text):
-    """Yield (line number, line, text of its block before it, table header cell list or None)
-    for the prose lines outside code blocks: a block is a paragraph or list item; in a table
-    each cell is its own block and its header is the table's first row."""
+    """Yield (line number, line, text of its block before it, table header cells or None,
+    inside a code block) for each line: a block is a paragraph or list item; in a table each
+    cell is its own block and its header is the table's first row."""
     before, header = "", None
     for number, line, in_fence in markdown_lines(text):
         stripped = line.strip()
@@ -322,11 +322,9 @@ def check_sections(tree):
                 if any(s <= match.start("refs") < e for s, e in covered):
                     continue
                 covered.append((match.start("refs"), match.end("refs")))
-                if not name.endswith(".md"):
-                    if re.search(r"\[\s*$", line[:match.start()]) or \
-                            (name + ".md") not in {os.path.basename(p) for p in tree.files
-                                                   if p.startswith("docs/")}:
-                        covered.pop()
+                if not name.endswith(".md"):  # `MODELS §2` for docs/MODELS.md
+                    if f"docs/{name}.md" not in tree.file_set:
+                        covered.pop()  # `SCO §4`: not a file of ours; a bare § below
                         continue
                     name += ".md"
                 target = resolve_md(tree, path, name)
