@@ -12,9 +12,17 @@ namespace {
 
 void AddMlParams(ratings::MaximalLotteryOptions& ml, ParamTable& table) {
   table.Add("target", &ml.target_exploitability)
+      .Help("exploitability of the printed lottery")
+      .Bounds(0, std::nullopt, /*min_exclusive=*/true)
       .Add("support_threshold", &ml.support_threshold)
+      .Help("probability below which leftover mass is pruned from the lottery (0 = off)")
+      .Bounds(0, 1, /*min_exclusive=*/false, /*max_exclusive=*/true)
       .Add("max_iterations", &ml.max_iterations)
+      .Help("cap on regret-matching iterations of a solve")
+      .Bounds(1, std::nullopt)
       .Add("iterations_per_result", &ml.iterations_per_result)
+      .Help("iterations run as each result arrives (0 = only at a solve)")
+      .Bounds(0, std::nullopt)
       .Add(
           "variant",
           [&ml](absl::string_view value) {
@@ -30,7 +38,10 @@ void AddMlParams(ratings::MaximalLotteryOptions& ml, ParamTable& table) {
                 absl::StrCat("'", value, "' is not one of prm+, rm+, rm"));
           },
           [&ml] { return StringValue(std::string(VariantName(ml.variant))); })
-      .Add("max_agents", &ml.max_agents);
+      .Help("regret matching: prm+ (predictive, plus), rm+ or rm")
+      .Add("max_agents", &ml.max_agents)
+      .Help("refuse ml for a pool of more agents (its matrix grows as their square)")
+      .Bounds(2, std::nullopt);
 }
 
 // The table of the model `method` names; an empty one, named `method`, for anything else.
@@ -45,13 +56,23 @@ ParamTable ModelParamTable(ratings::Model model, ratings::PoolOptions& o) {
   ParamTable table{std::string(ratings::ModelName(model))};
   switch (model) {
     case ratings::Model::kElo:
-      table.Add("k", &o.elo_options.k).Add("initial", &o.elo_options.initial);
+      table.Add("k", &o.elo_options.k)
+          .Help("K-factor: the largest change of a rating per game")
+          .Bounds(0, std::nullopt)
+          .Add("initial", &o.elo_options.initial)
+          .Help("a new agent's rating");
       break;
     case ratings::Model::kSco:
       table.Add("alpha", &o.sco_options.alpha)
+          .Help("step size of each result's gradient step")
+          .Bounds(0, std::nullopt, /*min_exclusive=*/true)
           .Add("tau", &o.sco_options.tau)
+          .Help("temperature of the sigmoid loss")
+          .Bounds(0, std::nullopt, /*min_exclusive=*/true)
           .Add("min", &o.sco_options.min)
-          .Add("max", &o.sco_options.max);
+          .Help("lower bound of the ratings")
+          .Add("max", &o.sco_options.max)
+          .Help("upper bound of the ratings");
       break;
     case ratings::Model::kMl:
       AddMlParams(o.ml_options, table);

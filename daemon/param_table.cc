@@ -1,5 +1,8 @@
 #include "daemon/param_table.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 
@@ -47,49 +50,120 @@ ParamTable::Setter InRange(T* field, T min, T max) {
 
 }  // namespace
 
+absl::string_view ParamTypeName(ParamType type) {
+  switch (type) {
+    case ParamType::kInteger:
+      return "integer";
+    case ParamType::kNumber:
+      return "number";
+    case ParamType::kString:
+      return "string";
+    case ParamType::kBoolean:
+      return "boolean";
+  }
+  return "?";
+}
+
+std::string CommandLineText(const google::protobuf::Value& value) {
+  switch (value.kind_case()) {
+    case google::protobuf::Value::kStringValue:
+      return value.string_value();
+    case google::protobuf::Value::kBoolValue:
+      return value.bool_value() ? "true" : "false";
+    case google::protobuf::Value::kNumberValue: {
+      const double x = value.number_value();
+      // Whole numbers as integers ("1000000", not "1e+06"): integer parameters read no
+      // exponent.
+      if (x == std::trunc(x) && std::fabs(x) < 1e15) {
+        return absl::StrCat(static_cast<int64_t>(x));
+      }
+      char buffer[32];
+      for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+        if (std::strtod(buffer, nullptr) == x) break;
+      }
+      return buffer;
+    }
+    default:
+      return "";
+  }
+}
+
 ParamTable& ParamTable::Add(absl::string_view key, double* field) {
-  return Add(
+  return AddTyped(
       key,
       [field](absl::string_view v) {
         return Parse(v, *field)
                    ? absl::OkStatus()
                    : absl::InvalidArgumentError(absl::StrCat("'", v, "' is not a number"));
       },
-      NumberGetter(field));
+      NumberGetter(field), ParamType::kNumber);
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, int64_t* field) {
-  return Add(
+  return AddTyped(
       key,
       [field](absl::string_view v) {
         return Parse(v, *field)
                    ? absl::OkStatus()
                    : absl::InvalidArgumentError(absl::StrCat("'", v, "' is not an integer"));
       },
-      NumberGetter(field));
+      NumberGetter(field), ParamType::kInteger);
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, size_t* field) {
-  return Add(
+  return AddTyped(
       key,
       [field](absl::string_view v) {
         return Parse(v, *field) ? absl::OkStatus()
                                 : absl::InvalidArgumentError(
                                       absl::StrCat("'", v, "' is not a non-negative integer"));
       },
-      NumberGetter(field));
+      NumberGetter(field), ParamType::kInteger, 0.0);
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, int* field, int min, int max) {
-  return Add(key, InRange(field, min, max), NumberGetter(field));
+  return AddTyped(key, InRange(field, min, max), NumberGetter(field), ParamType::kInteger, min,
+                  max);
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, size_t* field, size_t min, size_t max) {
-  return Add(key, InRange(field, min, max), NumberGetter(field));
+  return AddTyped(key, InRange(field, min, max), NumberGetter(field), ParamType::kInteger,
+                  static_cast<double>(min), static_cast<double>(max));
 }
 
 ParamTable& ParamTable::Add(absl::string_view key, Setter set, Getter get) {
-  params_.push_back({std::string(key), std::move(set), std::move(get)});
+  return AddTyped(key, std::move(set), std::move(get), ParamType::kString);
+}
+
+ParamTable& ParamTable::AddTyped(absl::string_view key, Setter set, Getter get, ParamType type,
+                                 std::optional<double> min, std::optional<double> max) {
+  ParamSpec spec;
+  spec.name = std::string(key);
+  spec.type = type;
+  spec.min = min;
+  spec.max = max;
+  params_.push_back({std::move(spec), std::move(set), std::move(get)});
+  return *this;
+}
+
+ParamTable& ParamTable::Help(absl::string_view help) {
+  params_.back().spec.help = std::string(help);
+  return *this;
+}
+
+ParamTable& ParamTable::Type(ParamType type) {
+  params_.back().spec.type = type;
+  return *this;
+}
+
+ParamTable& ParamTable::Bounds(std::optional<double> min, std::optional<double> max,
+                               bool min_exclusive, bool max_exclusive) {
+  ParamSpec& spec = params_.back().spec;
+  spec.min = min;
+  spec.max = max;
+  spec.min_exclusive = min.has_value() && min_exclusive;
+  spec.max_exclusive = max.has_value() && max_exclusive;
   return *this;
 }
 
@@ -101,7 +175,7 @@ absl::Status ParamTable::Apply(absl::string_view assignment) {
         absl::StrCat("--param '", assignment, "': expected key=value"));
   }
   for (const Param& p : params_) {
-    if (p.key != kv.first) continue;
+    if (p.spec.name != kv.first) continue;
     absl::Status s = p.set(kv.second);
     if (!s.ok()) {
       return absl::InvalidArgumentError(
@@ -126,14 +200,24 @@ absl::Status ParamTable::Apply(absl::Span<const std::string> assignments) {
 std::vector<std::string> ParamTable::Keys() const {
   std::vector<std::string> keys;
   keys.reserve(params_.size());
-  for (const Param& p : params_) keys.push_back(p.key);
+  for (const Param& p : params_) keys.push_back(p.spec.name);
   return keys;
 }
 
 google::protobuf::Struct ParamTable::Values() const {
   google::protobuf::Struct out;
-  for (const Param& p : params_) (*out.mutable_fields())[p.key] = p.get();
+  for (const Param& p : params_) (*out.mutable_fields())[p.spec.name] = p.get();
   return out;
+}
+
+std::vector<ParamSpec> ParamTable::Specs() const {
+  std::vector<ParamSpec> specs;
+  specs.reserve(params_.size());
+  for (const Param& p : params_) {
+    specs.push_back(p.spec);
+    specs.back().default_value = CommandLineText(p.get());
+  }
+  return specs;
 }
 
 std::optional<ScopedParam> SplitScopedParam(absl::string_view item, char separator) {

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/methods/read_input.h"
 #include "ratings/agent_index.h"
 #include "ratings/batch/permuted_elo.h"
 #include "ratings/batch/vote_set.h"

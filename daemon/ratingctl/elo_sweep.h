@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "daemon/ratingctl/rate.h"
+#include "daemon/methods/rate_config.h"
 #include "google/protobuf/struct.pb.h"
 
 namespace ratingd {

@@ -14,18 +14,21 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/flags.h"
 #include "daemon/kafka/client_config.h"
+#include "daemon/methods/method_registry.h"
+#include "daemon/methods/report_text.h"
+#include "daemon/methods/run_rate.h"
 #include "daemon/ratingctl/elo_sweep.h"
 #include "daemon/ratingctl/eval.h"
 #include "daemon/ratingctl/game.h"
 #include "daemon/ratingctl/generate.h"
 #include "daemon/ratingctl/produce.h"
 #include "daemon/ratingctl/progress_line.h"
-#include "daemon/ratingctl/rate.h"
 #include "daemon/ratingctl/simulate.h"
 #include "daemon/ratingctl/suggest.h"
 #include "daemon/ratingctl/tail.h"
@@ -108,6 +111,9 @@ ABSL_FLAG(std::string, param, "", "model parameter key=value; repeat for several
 namespace {
 
 constexpr char kUsage[] =
+    "ratingctl methods\n"
+    "  Prints every method of `rate` with its family, input and parameters as JSON.\n"
+    "\n"
     "ratingctl rate --method M --input FILE\n"
     "               [--format jsonl|preflib|scores|battles|battles-csv]\n"
     "               [--param key=value]... [--seed N] [--pool P] [--output json|table]\n"
@@ -124,19 +130,9 @@ constexpr char kUsage[] =
     "Models vs prompts: gt-ne, gt-cce, the king's ratings in [RE]'s king-of-the-hill game\n"
     "(battles with question_id or task; parameters as for `ratingctl game`, plus\n"
     "tie_tolerance (1e-4)).\n"
-    "Parameters (defaults):\n"
-    "  elo: k (32), initial (1500)\n"
-    "  sco: alpha (0.1), tau (1), min (0), max (100)\n"
-    "  ml:  target (1e-3, exploitability of the printed lottery), max_iterations (1000000),\n"
-    "       iterations_per_result (0), variant (prm+|rm+|rm), max_agents (4096),\n"
-    "       support_threshold (1e-3, pruning of leftover probability; 0 = off)\n"
-    "  elo-bt:    prior (2), anchor (1500), tolerance (1e-4), max_iterations (10000),\n"
-    "             accelerate (1 = SQUAREM, 0 = plain MM),\n"
-    "             permutations (0 = Hunter MM fit; N = mean of N shuffled online Elo runs,\n"
-    "             with k (32) and initial (1500))\n"
-    "  sco-batch: batch (32), iterations (10000), alpha (0.01), tau (1), min (0), max (100)\n"
-    "  sco-fy:    batch (32), iterations (10000), alpha (0.01), epsilon (1), samples (1),\n"
-    "             min (0), max (100)\n"
+    "Parameters (defaults; `ratingctl methods` prints them as JSON with their ranges and\n"
+    "help):\n"
+    "@METHODS@"
     "\n"
     "ratingctl eval --input FILE [--ranking FILE | --method M] [--truth FILE] [--k 3]\n"
     "               [--methods M1,M2 --splits 10 --test_fraction 0.1] [--agre_steps N]\n"
@@ -242,9 +238,10 @@ int Rate(std::vector<std::string> params) {
   if (!report.ok()) return Fail(std::string(report.status().message()));
   const auto& extra = report->extra().fields();
   if (auto it = extra.find("converged");
-      config.method == "elo-bt" && it != extra.end() && !it->second.bool_value()) {
-    std::cerr << "ratingctl: warning: elo-bt stopped at max_iterations; the last iteration "
-                 "still moved a rating by "
+      extra.contains("last_change") && it != extra.end() && !it->second.bool_value()) {
+    // elo-bt's MM fit, whose progress is a rating change, not an exploitability.
+    std::cerr << "ratingctl: warning: " << config.method
+              << " stopped at max_iterations; the last iteration still moved a rating by "
               << extra.at("last_change").number_value() << " Elo points\n";
   } else if (it != extra.end() && !it->second.bool_value()) {
     // ml (max_iterations) and gt-ne / gt-cce (max_steps) report their exploitability.
@@ -257,6 +254,13 @@ int Rate(std::vector<std::string> params) {
     return 0;
   }
   auto json = ratingd::ReportToJson(*report);
+  if (!json.ok()) return Fail(std::string(json.status().message()));
+  std::cout << *json << "\n";
+  return 0;
+}
+
+int Methods() {
+  auto json = ratingd::DeterministicJson(ratingd::MethodsDocument());
   if (!json.ok()) return Fail(std::string(json.status().message()));
   std::cout << *json << "\n";
   return 0;
@@ -513,17 +517,19 @@ int main(int argc, char** argv) {
   // pad (docs/BENCHMARKS.md, "ratingctl simulate").
   mallopt(M_TOP_PAD, 16 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
-  ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  const std::string usage = absl::StrReplaceAll(kUsage, {{"@METHODS@", ratingd::MethodsHelp()}});
+  ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, usage.c_str());
   std::vector<std::string>& params = line.params;
   const std::vector<std::string>& kafka = line.kafka;
   const std::vector<std::string>& positional = line.positional;
   if (positional.size() < 2) {
-    return Fail(absl::StrCat("missing subcommand\nusage: ", kUsage));
+    return Fail(absl::StrCat("missing subcommand\nusage: ", usage));
   }
   const std::string command = positional[1];
   if (positional.size() > 2) {
     return Fail(absl::StrCat("unexpected argument '", positional[2], "'"));
   }
+  if (command == "methods") return Methods();
   if (command == "rate") return Rate(std::move(params));
   if (command == "eval") return Eval(std::move(params));
   if (command == "generate") return Generate(std::move(params));
@@ -535,6 +541,7 @@ int main(int argc, char** argv) {
   if (command == "tail") return Tail(kafka);
   return Fail(absl::StrCat(
       "unknown subcommand '", command,
-      "'; known: rate, eval, generate, elo-sweep, simulate, suggest, game, produce, tail\nusage: ",
-      kUsage));
+      "'; known: methods, rate, eval, generate, elo-sweep, simulate, suggest, game, produce, "
+      "tail\nusage: ",
+      usage));
 }

@@ -1,9 +1,12 @@
 #include "daemon/ratingctl/suggest.h"
 
+#include <memory>
+
 #include "absl/strings/str_cat.h"
-#include "daemon/model_params.h"
+#include "daemon/methods/method_registry.h"
+#include "daemon/methods/online_methods.h"
+#include "daemon/methods/read_input.h"
 #include "daemon/pool_report.h"
-#include "daemon/ratingctl/rate.h"
 #include "ratings/model.h"
 #include "ratings/pool.h"
 #include "ratings/status_macros.h"
@@ -14,13 +17,12 @@ absl::StatusOr<google::protobuf::Struct> RunSuggest(const SuggestConfig& config)
   RETURN_IF_ERROR(ratings::active::CheckExploration(config.request.exploration));
   // The daemon's pool keeps every model; the suggestions read only the game counts and the
   // ml lottery, which do not depend on the other models.
-  ratings::PoolOptions options;
-  options.elo = false;
-  options.sco = false;
-  for (const std::string& p : config.params) {
-    RETURN_IF_ERROR(ApplyModelParam(ratings::ModelName(ratings::Model::kMl), p, options));
-  }
-  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
+  // --param sets the ml method's parameters, as `rate --method ml` takes them.
+  RateConfig ml;
+  ml.method = std::string(ratings::ModelName(ratings::Model::kMl));
+  ml.params = config.params;
+  ASSIGN_OR_RETURN(const std::unique_ptr<MethodRun> run, PrepareMethod(ml));
+  ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(*OnlineOptions(*run)));
 
   RateConfig read;
   read.input = config.input;

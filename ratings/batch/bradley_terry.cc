@@ -9,21 +9,7 @@ namespace ratings {
 namespace {
 
 absl::Status Validate(size_t n, absl::Span<const PairCount> pairs, const BradleyTerryOptions& o) {
-  if (!std::isfinite(o.prior) || o.prior < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("elo-bt: prior must be finite and >= 0, got ", o.prior));
-  }
-  if (!std::isfinite(o.anchor)) {
-    return absl::InvalidArgumentError(absl::StrCat("elo-bt: anchor must be finite"));
-  }
-  if (!std::isfinite(o.tolerance) || o.tolerance <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("elo-bt: tolerance must be finite and > 0, got ", o.tolerance));
-  }
-  if (o.max_iterations < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("elo-bt: max_iterations must be >= 1, got ", o.max_iterations));
-  }
+  if (absl::Status s = CheckBradleyTerryOptions(o); !s.ok()) return s;
   if (!o.start.empty() && o.start.size() != n) {
     return absl::InvalidArgumentError(
         absl::StrCat("elo-bt: ", o.start.size(), " starting ratings for ", n, " agents"));
@@ -143,6 +129,25 @@ class MmMap {
 };
 
 }  // namespace
+
+absl::Status CheckBradleyTerryOptions(const BradleyTerryOptions& o) {
+  if (!std::isfinite(o.prior) || o.prior < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("elo-bt: prior must be finite and >= 0, got ", o.prior));
+  }
+  if (!std::isfinite(o.anchor)) {
+    return absl::InvalidArgumentError(absl::StrCat("elo-bt: anchor must be finite"));
+  }
+  if (!std::isfinite(o.tolerance) || o.tolerance <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("elo-bt: tolerance must be finite and > 0, got ", o.tolerance));
+  }
+  if (o.max_iterations < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("elo-bt: max_iterations must be >= 1, got ", o.max_iterations));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<BradleyTerryFit> FitBradleyTerry(size_t n, absl::Span<const PairCount> pairs,
                                                 const BradleyTerryOptions& options,

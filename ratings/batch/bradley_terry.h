@@ -53,6 +53,11 @@ struct BradleyTerryFit {
   double last_change = 0.0;  // largest rating move of the last iteration, Elo points
 };
 
+// InvalidArgument naming the option if prior is negative or not finite, anchor not finite,
+// tolerance not finite and > 0, or max_iterations < 1: FitBradleyTerry's checks of its
+// options alone, for a caller that checks them before it has data.
+absl::Status CheckBradleyTerryOptions(const BradleyTerryOptions& options);
+
 // Fits num_agents agents to the pairs. Pairs count strict orders only (PairCount): ties
 // carry no weight here. Errors (InvalidArgument): options out of range; a pair with
 // a >= b, an id >= num_agents or a negative or non-finite count; prior = 0 with a

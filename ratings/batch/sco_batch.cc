@@ -48,10 +48,24 @@ class BatchGradient {
 
 }  // namespace
 
+absl::Status CheckScoBatchOptions(const ScoBatchOptions& o) {
+  RETURN_IF_ERROR(CheckCommon("sco-batch", o.batch, o.iterations, o.alpha, o.min, o.max));
+  return sco_internal::CheckPositive("sco-batch", "tau", o.tau);
+}
+
+absl::Status CheckScoFenchelYoungOptions(const ScoFenchelYoungOptions& o) {
+  RETURN_IF_ERROR(CheckCommon("sco-fy", o.batch, o.iterations, o.alpha, o.min, o.max));
+  RETURN_IF_ERROR(sco_internal::CheckPositive("sco-fy", "epsilon", o.epsilon));
+  if (o.samples < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sco-fy: samples must be >= 1, got ", o.samples));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const ScoBatchOptions& o,
                                                   const ProgressFn& progress) {
-  RETURN_IF_ERROR(CheckCommon("sco-batch", o.batch, o.iterations, o.alpha, o.min, o.max));
-  RETURN_IF_ERROR(sco_internal::CheckPositive("sco-batch", "tau", o.tau));
+  RETURN_IF_ERROR(CheckScoBatchOptions(o));
   const size_t n = votes.num_agents();
   // Algorithm 1's theta^0 is the midpoint of the box (the paper writes (max - min)/2,
   // which is the midpoint for its min = 0).
@@ -133,12 +147,7 @@ absl::StatusOr<std::vector<double>> SolveScoBatch(const VoteSet& votes, const Sc
 absl::StatusOr<std::vector<double>> SolveScoFenchelYoung(const VoteSet& votes,
                                                          const ScoFenchelYoungOptions& o,
                                                          const ProgressFn& progress) {
-  RETURN_IF_ERROR(CheckCommon("sco-fy", o.batch, o.iterations, o.alpha, o.min, o.max));
-  RETURN_IF_ERROR(sco_internal::CheckPositive("sco-fy", "epsilon", o.epsilon));
-  if (o.samples < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sco-fy: samples must be >= 1, got ", o.samples));
-  }
+  RETURN_IF_ERROR(CheckScoFenchelYoungOptions(o));
   const size_t n = votes.num_agents();
   std::vector<double> theta(n, (o.min + o.max) / 2.0);
   if (votes.size() == 0) return theta;

@@ -46,6 +46,11 @@ struct ScoFenchelYoungOptions {
   uint64_t seed = 0;
 };
 
+// The checks of SolveScoBatch and SolveScoFenchelYoung on their options alone (the errors
+// they name below), for a caller that checks them before it has data.
+absl::Status CheckScoBatchOptions(const ScoBatchOptions& options);
+absl::Status CheckScoFenchelYoungOptions(const ScoFenchelYoungOptions& options);
+
 // Algorithm 1. theta^0 = `start`, or (min + max) / 2 for all votes.num_agents() agents; each step
 // samples `batch` votes uniformly with replacement, computes the gradient of Eq. (7)
 // (a sum over the batch, not a mean) at theta^{t-1}, steps by -alpha times it, and clips

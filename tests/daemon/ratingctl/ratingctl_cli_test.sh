@@ -171,4 +171,54 @@ for flag in method input format output seed; do
   grep -q -- "^    --$flag (" "$tmp/help" || fail "ratingctl --help does not list --$flag"
 done
 
+# --help lists every method's parameters with their defaults, from the method table: the
+# defaults written here by hand from docs/MODELS.md (elo K 32, initial 1500; sco alpha 0.1).
+grep -q -- "^  elo: k (32), initial (1500)$" "$tmp/help" || fail "--help lacks elo's parameters"
+grep -q -- "^  sco: alpha (0.1), tau (1), min (0), max (100)$" "$tmp/help" || fail "--help lacks sco's"
+grep -q -- "^  plurality: none$" "$tmp/help" || fail "--help lacks plurality"
+
+# `ratingctl methods` (docs/CONTRACTS.md §2.5): the table as JSON, the 19 methods of the
+# contract with their family and input, every parameter with the fields the contract names,
+# and every default accepted back by `rate` (the default text reads back to the default).
+"$ratingctl" methods >"$tmp/methods.json" || fail "ratingctl methods"
+python3 - "$tmp/methods.json" <<'PY' || fail "ratingctl methods document"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+expected = {"elo": ("online", "results"), "sco": ("online", "results"), "ml": ("online", "results"),
+            "elo-bt": ("batch", "votes"), "sco-batch": ("batch", "votes"), "sco-fy": ("batch", "votes"),
+            "nash-avg": ("nash", "scores"), "gt-ne": ("game", "battles"), "gt-cce": ("game", "battles")}
+for m in ["ml-exact", "iml", "approval", "plurality", "borda", "stv", "copeland", "kemeny",
+          "ranked-pairs", "schulze"]:
+    expected[m] = ("voting", "votes")
+assert [m["name"] for m in doc][:3] == ["elo", "sco", "ml"], doc
+assert {m["name"]: (m["family"], m["input"]) for m in doc} == expected, doc
+keys = {"name", "type", "default", "min", "max", "min_exclusive", "max_exclusive", "help"}
+for m in doc:
+    for p in m["params"]:
+        assert set(p) == keys, p
+        assert p["type"] in ("integer", "number", "string", "boolean"), p
+        assert isinstance(p["default"], str) and p["help"], p
+        for bound in ("min", "max"):
+            assert p[bound] is None or isinstance(p[bound], (int, float)), p
+elo = {p["name"]: p for p in doc[0]["params"]}
+assert elo["k"]["default"] == "32" and elo["k"]["min"] == 0 and elo["k"]["max"] is None, elo
+ml = {p["name"]: p for p in doc[2]["params"]}
+assert ml["max_iterations"] == dict(ml["max_iterations"], type="integer", default="1000000", min=1), ml
+assert ml["target"]["min_exclusive"] is True and ml["target"]["default"] == "0.001", ml
+PY
+python3 -c 'import json,sys
+for m in json.load(open(sys.argv[1])):
+    print(m["name"], m["input"], " ".join("--param %s=%s" % (p["name"], p["default"]) for p in m["params"]))' \
+  "$tmp/methods.json" >"$tmp/defaults"
+while read -r method kind params; do
+  input="$data/battles/small.csv"
+  if [ "$kind" = scores ]; then input="$data/atari/atari_rainbow_table6.txt"; fi
+  # shellcheck disable=SC2086
+  "$ratingctl" rate --method "$method" --input "$input" $params >"$tmp/with" \
+    2>"$tmp/err" || fail "rate --method $method refuses its own defaults: $(cat "$tmp/err")"
+  "$ratingctl" rate --method "$method" --input "$input" >"$tmp/without" 2>/dev/null
+  python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); [e.pop("fit_seconds",0) for e in (a["extra"],b["extra"])]; assert a==b' \
+    "$tmp/with" "$tmp/without" || fail "rate --method $method: its defaults on the command line change the report"
+done <"$tmp/defaults"
+
 finish "ratingctl CLI contract"

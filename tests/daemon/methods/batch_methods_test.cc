@@ -1,9 +1,12 @@
-#include "daemon/ratingctl/rate_batch.h"
+#include "daemon/methods/batch_methods.h"
 
 #include <cmath>
 #include <fstream>
 #include <string>
 
+#include "daemon/methods/read_input.h"
+#include "daemon/methods/report_text.h"
+#include "daemon/methods/run_rate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"

@@ -1,9 +1,12 @@
-#include "daemon/ratingctl/rate_voting.h"
+#include "daemon/methods/voting_methods.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "daemon/methods/method_registry.h"
+#include "daemon/methods/report_text.h"
+#include "daemon/methods/run_rate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/results.h"
@@ -35,19 +38,26 @@ std::vector<std::string> Agents(const v1::RatingReport& report) {
   return out;
 }
 
-TEST(VotingMethodsTest, EveryMethodIsKnownToRate) {
-  const std::vector<std::string> all = RateMethods();
-  for (const std::string& m : VotingMethods()) {
-    EXPECT_TRUE(IsVotingMethod(m));
-    EXPECT_NE(std::find(all.begin(), all.end(), m), all.end()) << m;
+// docs/CONTRACTS.md §2.5: the ten voting rules and exact lotteries are family voting and
+// read votes; nash-avg is family nash and reads scores.
+TEST(VotingMethodsTest, TheRegistryKnowsEveryVotingMethod) {
+  for (const char* m : {"ml-exact", "iml", "approval", "plurality", "borda", "stv", "copeland",
+                        "kemeny", "ranked-pairs", "schulze"}) {
+    const absl::StatusOr<const MethodInfo*> info = FindMethod(m);
+    ASSERT_THAT(info, IsOk()) << m;
+    EXPECT_EQ((*info)->family, MethodFamily::kVoting) << m;
+    EXPECT_EQ((*info)->input, MethodInput::kVotes) << m;
   }
-  EXPECT_FALSE(IsVotingMethod("elo"));
+  const absl::StatusOr<const MethodInfo*> nash = FindMethod("nash-avg");
+  ASSERT_THAT(nash, IsOk());
+  EXPECT_EQ((*nash)->family, MethodFamily::kNash);
+  EXPECT_EQ((*nash)->input, MethodInput::kScores);
 }
 
 // Borda ties A and C at 6 (appendix): the tie breaks by agent id, so A ranks first.
 TEST(VotingMethodsTest, ScoringRulesRankByRatingThenAgent) {
   const absl::StatusOr<v1::RatingReport> r =
-      RateByVoting({.method = "borda", .seed = 4}, Pentathlon(), 2);
+      RateRecords({.method = "borda", .seed = 4}, Pentathlon(), 2);
   ASSERT_THAT(r, IsOk()) << r.status();
   EXPECT_THAT(Agents(*r), ::testing::ElementsAre("A", "C", "B"));
   EXPECT_EQ(r->ranking(0).rating(), 6);
@@ -62,7 +72,7 @@ TEST(VotingMethodsTest, ScoringRulesRankByRatingThenAgent) {
 
 TEST(VotingMethodsTest, ApprovalReportsItsK) {
   const absl::StatusOr<v1::RatingReport> r =
-      RateByVoting({.method = "approval", .params = {"k=2"}}, Pentathlon(), 0);
+      RateRecords({.method = "approval", .params = {"k=2"}}, Pentathlon(), 0);
   ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->extra().fields().at("params").struct_value().fields().at("k").number_value(), 2);
   EXPECT_EQ(r->ranking(2).agent(), "B");
@@ -72,14 +82,14 @@ TEST(VotingMethodsTest, ApprovalReportsItsK) {
 // Kemeny's order is the method's own (C > A > B), scores 6, 4, 0 (appendix).
 TEST(VotingMethodsTest, OrderMethodsKeepTheirOrder) {
   for (const char* method : {"kemeny", "schulze", "ranked-pairs", "stv"}) {
-    const absl::StatusOr<v1::RatingReport> r = RateByVoting({.method = method}, Pentathlon(), 0);
+    const absl::StatusOr<v1::RatingReport> r = RateRecords({.method = method}, Pentathlon(), 0);
     ASSERT_THAT(r, IsOk()) << method << r.status();
     EXPECT_THAT(Agents(*r), ::testing::ElementsAre("C", "A", "B")) << method;
   }
 }
 
 TEST(VotingMethodsTest, MlExactAndImlExtras) {
-  const absl::StatusOr<v1::RatingReport> ml = RateByVoting({.method = "ml-exact"}, Pentathlon(), 0);
+  const absl::StatusOr<v1::RatingReport> ml = RateRecords({.method = "ml-exact"}, Pentathlon(), 0);
   ASSERT_THAT(ml, IsOk());
   const auto& extra = ml->extra().fields();
   EXPECT_EQ(extra.at("lottery").struct_value().fields().at("C").number_value(), 1.0);
@@ -87,7 +97,7 @@ TEST(VotingMethodsTest, MlExactAndImlExtras) {
   EXPECT_LT(extra.at("exploitability").number_value(), 1e-12);
   EXPECT_EQ(ml->ranking(0).agent(), "C");
 
-  const absl::StatusOr<v1::RatingReport> iml = RateByVoting({.method = "iml"}, Pentathlon(), 0);
+  const absl::StatusOr<v1::RatingReport> iml = RateRecords({.method = "iml"}, Pentathlon(), 0);
   ASSERT_THAT(iml, IsOk());
   const auto& levels = iml->extra().fields().at("levels").list_value();
   ASSERT_EQ(levels.values_size(), 3);
@@ -98,14 +108,14 @@ TEST(VotingMethodsTest, MlExactAndImlExtras) {
 }
 
 TEST(VotingMethodsTest, ParameterErrorsNameTheParameter) {
-  EXPECT_THAT(RateByVoting({.method = "approval", .params = {"k=two"}}, Pentathlon(), 0),
+  EXPECT_THAT(RateRecords({.method = "approval", .params = {"k=two"}}, Pentathlon(), 0),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--param k (approval)")));
-  EXPECT_THAT(RateByVoting({.method = "copeland", .params = {"k=2"}}, Pentathlon(), 0),
+  EXPECT_THAT(RateRecords({.method = "copeland", .params = {"k=2"}}, Pentathlon(), 0),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("unknown parameter 'k' for method copeland")));
-  EXPECT_THAT(RateByVoting({.method = "iml", .params = {"tolerance"}}, Pentathlon(), 0),
+  EXPECT_THAT(RateRecords({.method = "iml", .params = {"tolerance"}}, Pentathlon(), 0),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("expected key=value")));
-  EXPECT_THAT(RateByVoting({.method = "ml-exact", .params = {"tolerance=1"}}, Pentathlon(), 0),
+  EXPECT_THAT(RateRecords({.method = "ml-exact", .params = {"tolerance=1"}}, Pentathlon(), 0),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--param tolerance")));
 }
 

@@ -1,4 +1,4 @@
-#include "daemon/ratingctl/rate_intervals.h"
+#include "daemon/methods/rate_intervals.h"
 
 #include <algorithm>
 #include <utility>
@@ -34,39 +34,47 @@ std::vector<ratings::PairCount> ToPairCounts(absl::Span<const ratings::PairOutco
 }  // namespace
 
 void AddIntervalParams(ParamTable& table, IntervalParams& params, bool with_ties) {
-  table.Add(
-      "ci",
-      [&params](absl::string_view v) {
-        if (v != "none" && v != "sandwich" && v != "bootstrap") {
-          return absl::InvalidArgumentError(
-              absl::StrCat("'", v, "' is not none, sandwich or bootstrap"));
-        }
-        params.ci = std::string(v);
-        return absl::OkStatus();
-      },
-      [&params] { return StringValue(params.ci); });
-  table.Add(
-      "rounds",
-      [&params](absl::string_view v) {
-        int64_t rounds = 0;
-        if (!absl::SimpleAtoi(v, &rounds) || rounds < 2) {
-          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not an integer >= 2"));
-        }
-        params.rounds = rounds;
-        return absl::OkStatus();
-      },
-      [&params] { return NumberValue(static_cast<double>(params.rounds)); });
+  table
+      .Add(
+          "ci",
+          [&params](absl::string_view v) {
+            if (v != "none" && v != "sandwich" && v != "bootstrap") {
+              return absl::InvalidArgumentError(
+                  absl::StrCat("'", v, "' is not none, sandwich or bootstrap"));
+            }
+            params.ci = std::string(v);
+            return absl::OkStatus();
+          },
+          [&params] { return StringValue(params.ci); })
+      .Help("95% rating and rank intervals: none, sandwich (elo-bt) or bootstrap");
+  table
+      .Add(
+          "rounds",
+          [&params](absl::string_view v) {
+            int64_t rounds = 0;
+            if (!absl::SimpleAtoi(v, &rounds) || rounds < 2) {
+              return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not an integer >= 2"));
+            }
+            params.rounds = rounds;
+            return absl::OkStatus();
+          },
+          [&params] { return NumberValue(static_cast<double>(params.rounds)); })
+      .Type(ParamType::kInteger)
+      .Bounds(2, std::nullopt)
+      .Help("ci=bootstrap: resamples fitted");
   if (!with_ties) return;
-  table.Add(
-      "ties",
-      [&params](absl::string_view v) {
-        if (v != "drop" && v != "half") {
-          return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not drop or half"));
-        }
-        params.ties = std::string(v);
-        return absl::OkStatus();
-      },
-      [&params] { return StringValue(params.ties); });
+  table
+      .Add(
+          "ties",
+          [&params](absl::string_view v) {
+            if (v != "drop" && v != "half") {
+              return absl::InvalidArgumentError(absl::StrCat("'", v, "' is not drop or half"));
+            }
+            params.ties = std::string(v);
+            return absl::OkStatus();
+          },
+          [&params] { return StringValue(params.ties); })
+      .Help("ties: drop, or half (half a win to each side)");
 }
 
 std::vector<ratings::PairCount> HalfTiePairs(const ratings::PairOutcomeTally& tally) {

@@ -4,36 +4,24 @@
 // the game, the solve and the report.
 #pragma once
 
-#include <string>
-#include <vector>
+#include <memory>
 
-#include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
-#include "absl/types/span.h"
-#include "daemon/ratingctl/rate.h"
-#include "ratingd/v1/report.pb.h"
-#include "ratings/io/read_results.h"
+#include "daemon/methods/method_registry.h"
 
 namespace ratingd {
-
-// "gt-ne", "gt-cce".
-std::vector<std::string> GameMethods();
-bool IsGameMethod(absl::string_view method);
-// InvalidArgument for a bad --param, before anything is read.
-absl::Status CheckGameParams(const RateConfig& config);
 
 // Every record must be a two-agent result with a task (the prompt): the battles format with
 // question_id or task, or JSONL results with `task`. Its preference for the first standing's
 // agent over the second is that standing's `score` if present (battles: the `score` column),
-// else +1 / -1 / 0 from the ranks.
+// else +1 / -1 / 0 from the ranks. Parameters: those of GameSolverParamTable
+// (game_params.h) and tie_tolerance (1e-4).
 //
 // The report: ranking of the models by the king's rating (regret; ratings within
 // `tie_tolerance` of the group's best share its order, then by name), each with the king's
 // equilibrium `mass`; extra: prompts [{prompt, rating, mass}] and rebel [{agent, rating,
 // mass}] in the same order, exploitability, converged, steps, tau (gt-ne; for gt-cce the
 // final slackness instead), params, seed, skipped_votes.
-absl::StatusOr<v1::RatingReport> RateByGame(const RateConfig& config,
-                                            absl::Span<const ratings::io::ResultRecord> records,
-                                            int64_t skipped_votes);
+std::unique_ptr<MethodRun> MakeGtNeRun();
+std::unique_ptr<MethodRun> MakeGtCceRun();
 
 }  // namespace ratingd

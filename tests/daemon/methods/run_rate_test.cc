@@ -1,4 +1,4 @@
-#include "daemon/ratingctl/rate.h"
+#include "daemon/methods/run_rate.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "daemon/ratingctl/rate_batch.h"
-#include "daemon/ratingctl/rate_voting.h"
+#include "daemon/methods/method_registry.h"
+#include "daemon/methods/read_input.h"
+#include "daemon/methods/report_text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ratings/io/records_to_votes.h"
@@ -185,10 +186,11 @@ TEST(RateCommandTest, JsonIsByteIdenticalAcrossRuns) {
 // votes (ratings/io/preflib_votes.h, ratings/io/scores_votes.h); RateRecords still rates the
 // records ReadPoolRecords gives. Both must print the same JSON, or fail with the same error.
 TEST(RateCommandTest, VotesReadDirectlyGiveTheRecordsReport) {
-  std::vector<std::string> methods = BatchMethodNames();
-  for (const std::string& m : VotingMethods()) {
-    if (m != "nash-avg") methods.push_back(m);
+  std::vector<std::string> methods;
+  for (const MethodInfo& m : Methods()) {
+    if (m.input == MethodInput::kVotes) methods.emplace_back(m.name);
   }
+  ASSERT_EQ(methods.size(), 13u);  // 3 batch fits and 10 voting rules
   const std::string blocks = WriteTemp("blocks.soi",
                                        "# NUMBER ALTERNATIVES: 4\n# ALTERNATIVE NAME 1: d\n"
                                        "# ALTERNATIVE NAME 2: c\n# ALTERNATIVE NAME 3: b\n"

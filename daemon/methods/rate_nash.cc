@@ -1,4 +1,4 @@
-#include "daemon/ratingctl/rate_nash.h"
+#include "daemon/methods/rate_nash.h"
 
 #include <algorithm>
 #include <string>

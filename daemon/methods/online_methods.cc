@@ -1,0 +1,79 @@
+#include "daemon/methods/online_methods.h"
+
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/deterministic_json.h"
+#include "daemon/model_params.h"
+#include "daemon/pool_report.h"
+#include "ratings/online_bootstrap.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+class OnlineRun : public MethodRun {
+ public:
+  explicit OnlineRun(ratings::Model model)
+      : MethodRun(std::string(ratings::ModelName(model))), model_(model) {
+    options_.elo = model == ratings::Model::kElo;
+    options_.sco = model == ratings::Model::kSco;
+    options_.ml = model == ratings::Model::kMl;
+    params_ = ModelParamTable(model, options_);
+  }
+
+  const ratings::PoolOptions& options() const { return options_; }
+
+  absl::Status Check() const override { return ratings::Pool::Create(options_).status(); }
+
+  absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
+                                               absl::Span<const ratings::io::ResultRecord> records,
+                                               int64_t skipped_votes) const override {
+    ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options_));
+    // ratingd's replicas of this pool: seeded by its name (records hold one pool here).
+    std::optional<ratings::OnlineBootstrap> bootstrap;
+    if (config.bootstrap_replicas > 0 && model_ != ratings::Model::kMl) {
+      ASSIGN_OR_RETURN(bootstrap,
+                       ratings::OnlineBootstrap::Create(
+                           {.replicas = config.bootstrap_replicas,
+                            .seed = ratings::NameSeed(records.empty() ? "" : records.front().pool)},
+                           options_.elo ? std::optional(options_.elo_options) : std::nullopt,
+                           options_.sco ? std::optional(options_.sco_options) : std::nullopt));
+    }
+    for (const ratings::io::ResultRecord& record : records) {
+      absl::Status applied = pool.Apply(record.result);
+      if (!applied.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
+      }
+      if (bootstrap) bootstrap->Update(pool);
+    }
+    // The online models draw nothing; the seed is only echoed in extra.seed.
+    ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(model_, pool, 0, config.seed));
+    if (config.bootstrap_replicas > 0) {
+      AddUncertainty(model_, pool, bootstrap ? &*bootstrap : nullptr, config.provisional_games,
+                     *report.mutable_ranking());
+    }
+    (*report.mutable_extra()->mutable_fields())["skipped_votes"] =
+        NumberValue(static_cast<double>(skipped_votes));
+    return report;
+  }
+
+ private:
+  ratings::Model model_;
+  ratings::PoolOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<MethodRun> MakeOnlineRun(ratings::Model model) {
+  return std::make_unique<OnlineRun>(model);
+}
+
+const ratings::PoolOptions* OnlineOptions(const MethodRun& run) {
+  const auto* online = dynamic_cast<const OnlineRun*>(&run);
+  return online == nullptr ? nullptr : &online->options();
+}
+
+}  // namespace ratingd

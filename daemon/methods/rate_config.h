@@ -1,0 +1,30 @@
+// What one `ratingctl rate` run needs (docs/CONTRACTS.md §2): the method, its input and its
+// parameters. A leaf header: the registry, the readers and every method's runner take it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ratings/io/read_results.h"
+#include "ratings/progress.h"
+
+namespace ratingd {
+
+struct RateConfig {
+  std::string method = {};                         // a name of the registry (method_registry.h)
+  std::string input = {};                          // path of the results file
+  std::optional<ratings::io::Format> format = {};  // inferred from the extension if unset
+  std::vector<std::string> params = {};            // "key=value", see param_table.h
+  uint64_t seed = 0;                               // batch sampling; echoed in extra.seed
+  std::string pool = {};                           // JSONL: rate only this pool
+  // Online models: with replicas (2..256), each entry also gets games, provisional and
+  // (elo, sco) the interval fields, as ratingd publishes them for this pool
+  // (docs/MODELS.md §5.6). 0: none of them.
+  uint32_t bootstrap_replicas = 0;
+  uint64_t provisional_games = 20;
+  ratings::ProgressFn progress = {};  // batch methods report progress here
+};
+
+}  // namespace ratingd
