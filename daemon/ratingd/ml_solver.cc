@@ -1,17 +1,15 @@
 #include "daemon/ratingd/ml_solver.h"
 
 #include <chrono>
-#include <memory>
 #include <utility>
 
 namespace ratingd {
 
 void MlSolver::Submit(MlJob job, MlTicket ticket) {
   ++in_flight_;
-  auto shared = std::make_shared<MlJob>(std::move(job));
-  worker_.Submit([this, shared, ticket] {
+  worker_.Submit([this, job = std::move(job), ticket]() mutable {
     const auto start = std::chrono::steady_clock::now();
-    MlSolution solution = LivePool::Solve(std::move(*shared));
+    MlSolution solution = LivePool::Solve(std::move(job));
     metrics_->ml_solve_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     MutexLock lock(&mu_);

@@ -4,6 +4,8 @@
 // so it cannot see absl::Mutex's synchronisation and reports races that are not there.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 
 #include "absl/base/thread_annotations.h"
@@ -16,7 +18,33 @@ class ABSL_LOCKABLE Mutex {
   void Unlock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
 
  private:
+  friend class CondVar;
   std::mutex mu_;
+};
+
+// A condition variable on Mutex. Callers wait in a loop on their condition, which they
+// read under the lock, so the analysis sees every guarded read:
+//   while (!ready_) cv_.Wait(&mu_);
+class CondVar {
+ public:
+  // Releases `mu` while blocked; holds it again on return (also on a spurious wake-up).
+  void Wait(Mutex* mu) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
+    cv_.wait(lock);
+    lock.release();
+  }
+  // As Wait, until `deadline` at the latest; false once the deadline has passed.
+  bool WaitUntil(Mutex* mu, std::chrono::steady_clock::time_point deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
+    const bool in_time = cv_.wait_until(lock, deadline) == std::cv_status::no_timeout;
+    lock.release();
+    return in_time;
+  }
+  void SignalAll() { cv_.notify_all(); }
+
+ private:
+  std::condition_variable cv_;
 };
 
 class ABSL_SCOPED_LOCKABLE MutexLock {

@@ -17,7 +17,7 @@ QueryReply QueryQueue::Ask(Query query, absl::Duration timeout) {
   auto promise = std::make_shared<std::promise<QueryReply>>();
   std::future<QueryReply> future = promise->get_future();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     queue_.emplace_back(std::move(query), std::move(promise));
     pending_.store(true, std::memory_order_release);
   }
@@ -29,7 +29,7 @@ QueryReply QueryQueue::Ask(Query query, absl::Duration timeout) {
 
 std::deque<QueryQueue::Pending> QueryQueue::TakeAll() {
   std::deque<Pending> out;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   out.swap(queue_);
   pending_.store(false, std::memory_order_release);
   return out;

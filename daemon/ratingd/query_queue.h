@@ -7,11 +7,12 @@
 #include <deque>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/time/time.h"
+#include "daemon/ratingd/mutex.h"
 #include "daemon/suggest_report.h"
 #include "ratings/model.h"
 
@@ -35,6 +36,7 @@ struct QueryReply {
 // {"error": message}
 QueryReply JsonErrorReply(int status, const std::string& message);
 
+// Thread-safe: any thread asks; the owner (the consumer thread) takes.
 class QueryQueue {
  public:
   using Pending = std::pair<Query, std::shared_ptr<std::promise<QueryReply>>>;
@@ -48,8 +50,8 @@ class QueryQueue {
   std::deque<Pending> TakeAll();
 
  private:
-  std::mutex mu_;
-  std::deque<Pending> queue_;
+  Mutex mu_;
+  std::deque<Pending> queue_ ABSL_GUARDED_BY(mu_);
   std::atomic<bool> pending_{false};
 };
 
