@@ -1,6 +1,6 @@
 // ratingctl, the offline and topic tool (docs/CONTRACTS.md §2): flags into the config of one
-// subcommand (rate, eval, generate, elo-sweep, simulate, suggest, game, produce, tail), then that
-// subcommand's Run function.
+// subcommand (methods, rate, eval, generate, elo-sweep, simulate, suggest, game, produce, tail),
+// then that subcommand's Run function.
 #include <malloc.h>
 #include <unistd.h>
 
