@@ -15,13 +15,14 @@ ArgvCopy::ArgvCopy(int argc, char** argv) : strings_(argv, argv + argc), argc_(a
   pointers_.push_back(nullptr);
 }
 
-CommandLine ParseCommandLine(int argc, char** argv, const char* usage) {
+CommandLine ParseCommandLine(int argc, char** argv, const char* usage, const char* flags_folder) {
   absl::SetProgramUsageMessage(usage);
-  // --help lists the flags of the program's own main.cc. (Abseil's default looks for a file
-  // named after the program, e.g. ratingd_main.cc, which daemon/ratingd/main.cc is not.)
+  // --help lists the flags defined in the program's own folder. (Abseil's default looks for
+  // a file named after the program, e.g. ratingd_main.cc, which daemon/ratingd/main.cc is
+  // not.)
   absl::FlagsUsageConfig help;
-  help.contains_helpshort_flags = [](absl::string_view path) {
-    return absl::EndsWith(path, "/main.cc");
+  help.contains_helpshort_flags = [folder = std::string(flags_folder)](absl::string_view path) {
+    return absl::StrContains(path, folder);
   };
   help.contains_help_flags = help.contains_helpshort_flags;
   help.normalize_filename = [](absl::string_view path) {  // "daemon/ratingd/main.cc"

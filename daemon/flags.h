@@ -21,7 +21,8 @@ class ArgvCopy {
 };
 
 // What both binaries' main() start with: sets the usage text (and makes --help list the
-// flags defined in the program's main.cc), then on a copy of argv
+// flags defined in the program's own folder, `flags_folder`, e.g. "daemon/ratingd/"), then
+// on a copy of argv
 // normalises dashes, takes the repeatable --param and --kafka, and runs Abseil's parser
 // (which exits on --help or an unknown flag).
 struct CommandLine {
@@ -29,7 +30,7 @@ struct CommandLine {
   std::vector<std::string> kafka;       // --kafka values, in order
   std::vector<std::string> positional;  // argv[0] and the non-flag arguments
 };
-CommandLine ParseCommandLine(int argc, char** argv, const char* usage);
+CommandLine ParseCommandLine(int argc, char** argv, const char* usage, const char* flags_folder);
 
 // Removes every "--NAME X" and "--NAME=X" from argv (up to a "--") and returns the values
 // in order: repeatable flags, which Abseil flags are not. A trailing "--NAME" with no

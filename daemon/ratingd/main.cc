@@ -170,6 +170,30 @@ absl::Status ApplyModels(const std::string& list, ratings::PoolOptions& options)
 }
 
 // The flags as a configuration; InvalidArgument naming the flag to fix.
+// The pools' part of the configuration: models, their parameters, limits, replicas.
+absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::LivePoolConfig& pool) {
+  if (absl::Status s = ApplyModels(absl::GetFlag(FLAGS_models), pool.options); !s.ok()) {
+    return s;
+  }
+  pool.options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
+  pool.options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
+  pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
+  pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
+  pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
+  pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
+  pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);
+  if (pool.bootstrap_replicas == 1 || pool.bootstrap_replicas > ratings::kMaxReplicas) {
+    return absl::InvalidArgumentError(absl::StrCat("--bootstrap-replicas must be 0 or 2..",
+                                                   ratings::kMaxReplicas, ", got ",
+                                                   pool.bootstrap_replicas));
+  }
+  if (pool.dedup_window == 0) {
+    return absl::InvalidArgumentError("--dedup-window must be >= 1");
+  }
+  if (absl::Status s = ApplyParams(line.params, pool.options); !s.ok()) return s;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ratingd::DaemonConfig> ConfigFromFlags(const ratingd::CommandLine& line) {
   ratingd::DaemonConfig config;
   config.brokers = absl::GetFlag(FLAGS_brokers);
@@ -208,26 +232,7 @@ absl::StatusOr<ratingd::DaemonConfig> ConfigFromFlags(const ratingd::CommandLine
   config.ready_max_lag = absl::GetFlag(FLAGS_ready_max_lag);
   config.metrics_max_pools = absl::GetFlag(FLAGS_metrics_max_pools);
   config.metrics_top_agents = absl::GetFlag(FLAGS_metrics_top_agents);
-  if (absl::Status s = ApplyModels(absl::GetFlag(FLAGS_models), config.pool.options); !s.ok()) {
-    return s;
-  }
-  config.pool.options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
-  config.pool.options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
-  config.pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
-  config.pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
-  config.pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
-  config.pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
-  config.pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);
-  if (config.pool.bootstrap_replicas == 1 ||
-      config.pool.bootstrap_replicas > ratings::kMaxReplicas) {
-    return absl::InvalidArgumentError(absl::StrCat("--bootstrap-replicas must be 0 or 2..",
-                                                   ratings::kMaxReplicas, ", got ",
-                                                   config.pool.bootstrap_replicas));
-  }
-  if (config.pool.dedup_window == 0) {
-    return absl::InvalidArgumentError("--dedup-window must be >= 1");
-  }
-  if (absl::Status s = ApplyParams(line.params, config.pool.options); !s.ok()) return s;
+  if (absl::Status s = PoolConfigFromFlags(line, config.pool); !s.ok()) return s;
   absl::StatusOr<ratingd::KafkaProperties> properties =
       ratingd::ParseKafkaProperties(line.kafka, absl::GetFlag(FLAGS_kafka_config_file));
   if (!properties.ok()) return properties.status();
@@ -282,7 +287,8 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   mallopt(M_TOP_PAD, 64 << 20);
-  const ratingd::CommandLine line = ratingd::ParseCommandLine(argc, argv, kUsage);
+  const ratingd::CommandLine line =
+      ratingd::ParseCommandLine(argc, argv, kUsage, "daemon/ratingd/");
   if (line.positional.size() > 1) {
     return Fail(absl::StrCat("unexpected argument '", line.positional[1], "'"));
   }
