@@ -74,68 +74,70 @@ absl::Status CheckConfig(const EloSweepConfig& config) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<Struct> RunEloSweep(const EloSweepConfig& config) {
-  RETURN_IF_ERROR(CheckConfig(config));
-  ASSIGN_OR_RETURN(const ratings::io::VoteInput read, ReadPoolVotes(config.input));
-  const ratings::AgentIndex& index = read.agents;
-  const ratings::VoteSet& votes = read.votes;
-  const size_t n = index.size();
-  if (n > kEloSweepMaxAgents) {
-    return absl::InvalidArgumentError(absl::StrCat("elo-sweep: ", config.input.input, " has ", n,
-                                                   " agents; at most ", kEloSweepMaxAgents,
-                                                   " (the pair lists grow with their square)"));
-  }
-  const auto compared = ComparedPairs(votes);
-  const std::vector<ratings::PairCount> tallies = ratings::voting::TallyPairs(votes);
-
-  Struct doc;
-  auto& fields = *doc.mutable_fields();
-  ListValue& configurations = *fields["configurations"].mutable_list_value();
-  // position[c][agent]: the agent's place in configuration c's ranking.
-  std::vector<std::vector<size_t>> positions;
-  for (double k : config.k) {
-    for (int64_t permutations : config.permutations) {
-      ratings::PermutedEloOptions options{.permutations = permutations,
-                                          .elo = {.k = k, .initial = config.initial},
-                                          .seed = config.seed,
-                                          .shuffle = permutations > 1};
-      absl::StatusOr<std::vector<std::vector<double>>> finals =
-          ratings::PermutedEloFinals(votes, options, config.input.progress);
-      if (!finals.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("elo-sweep: K ", k, ": ", finals.status().message()));
-      }
-      const ratings::PermutationSummary summary = ratings::SummarizePermutations(*finals);
-      const std::vector<ratings::RankedAgent> ranked = ratings::RankByRating(summary.mean, index);
-      std::vector<size_t>& position = positions.emplace_back(n);
-      auto& c = *configurations.add_values()->mutable_struct_value()->mutable_fields();
-      c["k"] = NumberValue(k);
-      c["permutations"] = NumberValue(static_cast<double>(permutations));
-      ListValue& ranking = *c["ranking"].mutable_list_value();
-      for (size_t place = 0; place < ranked.size(); ++place) {
-        const ratings::AgentId a = ranked[place].id;
-        position[a] = place;
-        auto& entry = *ranking.add_values()->mutable_struct_value()->mutable_fields();
-        entry["agent"] = StringValue(index.Name(a));
-        entry["mean"] = NumberValue(summary.mean[a]);
-        entry["sem"] = NumberValue(summary.sem[a]);
-      }
-      // [EU] Eq. 7: the head-to-head majority against the ranking.
-      std::vector<NamePair> contradictions;
-      for (const ratings::PairCount& t : tallies) {
-        if (t.n_ab == t.n_ba) continue;  // no majority
-        const auto [winner, loser] = t.n_ab > t.n_ba ? std::pair(t.a, t.b) : std::pair(t.b, t.a);
-        if (position[winner] > position[loser]) {
-          contradictions.emplace_back(index.Name(winner), index.Name(loser));
-        }
-      }
-      std::sort(contradictions.begin(), contradictions.end());
-      ListValue& list = *c["contradictions"].mutable_list_value();
-      for (const NamePair& pair : contradictions) *list.add_values() = PairValue(pair);
+// [EU] Eq. 7: pairs [winner, loser] whose head-to-head majority the ranking contradicts
+// (`position`: each agent's place), sorted.
+std::vector<NamePair> Contradictions(const std::vector<ratings::PairCount>& tallies,
+                                     const std::vector<size_t>& position,
+                                     const ratings::AgentIndex& index) {
+  std::vector<NamePair> contradictions;
+  for (const ratings::PairCount& t : tallies) {
+    if (t.n_ab == t.n_ba) continue;  // no majority
+    const auto [winner, loser] = t.n_ab > t.n_ba ? std::pair(t.a, t.b) : std::pair(t.b, t.a);
+    if (position[winner] > position[loser]) {
+      contradictions.emplace_back(index.Name(winner), index.Name(loser));
     }
   }
+  std::sort(contradictions.begin(), contradictions.end());
+  return contradictions;
+}
+
+// One configuration's entry of "configurations": K, the permutation count, the mean ranking
+// and its contradictions. `position` receives each agent's place.
+absl::StatusOr<Value> Configuration(const EloSweepConfig& config, double k, int64_t permutations,
+                                    const ratings::io::VoteInput& read,
+                                    const std::vector<ratings::PairCount>& tallies,
+                                    std::vector<size_t>& position) {
+  const ratings::AgentIndex& index = read.agents;
+  const ratings::VoteSet& votes = read.votes;
+  ratings::PermutedEloOptions options{.permutations = permutations,
+                                      .elo = {.k = k, .initial = config.initial},
+                                      .seed = config.seed,
+                                      .shuffle = permutations > 1};
+  absl::StatusOr<std::vector<std::vector<double>>> finals =
+      ratings::PermutedEloFinals(votes, options, config.input.progress);
+  if (!finals.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("elo-sweep: K ", k, ": ", finals.status().message()));
+  }
+  const ratings::PermutationSummary summary = ratings::SummarizePermutations(*finals);
+  const std::vector<ratings::RankedAgent> ranked = ratings::RankByRating(summary.mean, index);
+  Value entry;
+  auto& c = *entry.mutable_struct_value()->mutable_fields();
+  c["k"] = NumberValue(k);
+  c["permutations"] = NumberValue(static_cast<double>(permutations));
+  ListValue& ranking = *c["ranking"].mutable_list_value();
+  for (size_t place = 0; place < ranked.size(); ++place) {
+    const ratings::AgentId a = ranked[place].id;
+    position[a] = place;
+    auto& agent = *ranking.add_values()->mutable_struct_value()->mutable_fields();
+    agent["agent"] = StringValue(index.Name(a));
+    agent["mean"] = NumberValue(summary.mean[a]);
+    agent["sem"] = NumberValue(summary.sem[a]);
+  }
+  ListValue& list = *c["contradictions"].mutable_list_value();
+  for (const NamePair& pair : Contradictions(tallies, position, index)) {
+    *list.add_values() = PairValue(pair);
+  }
+  return entry;
+}
+
+// "never_compared" (pairs in no common result) and "stability" (every other pair, and
+// whether its order is the same in every configuration's `positions`).
+void AddPairLists(const ratings::VoteSet& votes, const ratings::AgentIndex& index,
+                  const std::vector<std::vector<size_t>>& positions, Struct& doc) {
+  const auto compared = ComparedPairs(votes);
+  const size_t n = index.size();
+  auto& fields = *doc.mutable_fields();
   std::vector<NamePair> never_compared;
   std::vector<std::pair<NamePair, bool>> stability;
   for (ratings::AgentId a = 0; a < n; ++a) {
@@ -158,6 +160,36 @@ absl::StatusOr<Struct> RunEloSweep(const EloSweepConfig& config) {
     entry["pair"] = PairValue(pair);
     entry["stable"].set_bool_value(stable);
   }
+}
+
+}  // namespace
+
+absl::StatusOr<Struct> RunEloSweep(const EloSweepConfig& config) {
+  RETURN_IF_ERROR(CheckConfig(config));
+  ASSIGN_OR_RETURN(const ratings::io::VoteInput read, ReadPoolVotes(config.input));
+  const ratings::AgentIndex& index = read.agents;
+  const ratings::VoteSet& votes = read.votes;
+  const size_t n = index.size();
+  if (n > kEloSweepMaxAgents) {
+    return absl::InvalidArgumentError(absl::StrCat("elo-sweep: ", config.input.input, " has ", n,
+                                                   " agents; at most ", kEloSweepMaxAgents,
+                                                   " (the pair lists grow with their square)"));
+  }
+  const std::vector<ratings::PairCount> tallies = ratings::voting::TallyPairs(votes);
+
+  Struct doc;
+  auto& fields = *doc.mutable_fields();
+  ListValue& configurations = *fields["configurations"].mutable_list_value();
+  // position[c][agent]: the agent's place in configuration c's ranking.
+  std::vector<std::vector<size_t>> positions;
+  for (double k : config.k) {
+    for (int64_t permutations : config.permutations) {
+      std::vector<size_t>& position = positions.emplace_back(n);
+      ASSIGN_OR_RETURN(*configurations.add_values(),
+                       Configuration(config, k, permutations, read, tallies, position));
+    }
+  }
+  AddPairLists(votes, index, positions, doc);
   fields["initial"] = NumberValue(config.initial);
   fields["seed"] = NumberValue(static_cast<double>(config.seed));
   return doc;

@@ -139,7 +139,18 @@ absl::StatusOr<std::vector<std::string>> ReadRankingFile(const std::string& path
   return names;
 }
 
-absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
+namespace {
+
+// What eval reads once: the votes of the input (over `agents`, which rankings and truths
+// extend with names of their own) and, when a method will rate them, its records.
+struct EvalInput {
+  PoolRecords records;
+  ratings::io::VoteInput votes;
+  std::vector<ratings::PairCount> pairs;   // the shared batch tally (sparse)
+  std::optional<ratings::AgentId> winner;  // the Condorcet winner of the results
+};
+
+absl::Status CheckEvalConfig(const EvalConfig& config) {
   if (config.k < 1) {
     return absl::InvalidArgumentError(absl::StrCat("--k must be >= 1, got ", config.k));
   }
@@ -154,181 +165,227 @@ absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
   if (config.agre_steps < 0 || (config.agre_steps > 0 && config.method.empty())) {
     return absl::InvalidArgumentError("--agre_steps needs --method and must be >= 0");
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<EvalInput> ReadEvalInput(const EvalConfig& config) {
   RateConfig read;
   read.input = config.input;
   read.format = config.format;
   read.pool = config.pool;
   // The records are rated only by a method (the ranking's, AGRE's prefixes, the held-out
   // splits); without one a PrefLib file is read straight into votes and no record is kept.
-  PoolRecords input;
-  ratings::io::VoteInput read_votes;
+  EvalInput in;
   if (config.method.empty() && config.methods.empty()) {
-    ASSIGN_OR_RETURN(read_votes, ReadPoolVotes(read));
+    ASSIGN_OR_RETURN(in.votes, ReadPoolVotes(read));
   } else {
-    ASSIGN_OR_RETURN(input, ReadPoolRecords(read));
-    ASSIGN_OR_RETURN(read_votes.votes,
-                     ratings::io::ToVoteSet(input.records, config.input, read_votes.agents));
+    ASSIGN_OR_RETURN(in.records, ReadPoolRecords(read));
+    ASSIGN_OR_RETURN(in.votes.votes,
+                     ratings::io::ToVoteSet(in.records.records, config.input, in.votes.agents));
   }
-  const std::vector<ratings::io::ResultRecord>& records = input.records;
-  ratings::AgentIndex& index = read_votes.agents;
-  const ratings::VoteSet& votes = read_votes.votes;
-  const size_t result_agents = index.size();
   // The shared batch tally (sparse), as elo-bt reads it.
-  const std::vector<ratings::PairCount> pairs = ratings::voting::TallyPairs(votes);
+  in.pairs = ratings::voting::TallyPairs(in.votes.votes);
+  in.winner = ratings::CondorcetWinner(in.votes.agents.size(), in.pairs);
+  return in;
+}
 
+// "ranking": the ranking under evaluation (a file, or config.method on the records), and
+// how it fares against the results. Returns its agents best first.
+absl::StatusOr<std::vector<ratings::AgentId>> RankingSection(const EvalConfig& config,
+                                                             EvalInput& in, Struct& doc) {
+  ratings::AgentIndex& index = in.votes.agents;
+  const ratings::VoteSet& votes = in.votes.votes;
+  std::vector<std::string> names;
+  std::string source;
+  if (!config.ranking.empty()) {
+    ASSIGN_OR_RETURN(names, ReadRankingFile(config.ranking));
+    source = config.ranking;
+  } else {
+    ASSIGN_OR_RETURN(names, RankWith(config, config.method, in.records.records, config.method));
+    source = absl::StrCat("method ", config.method);
+  }
+  ASSIGN_OR_RETURN(std::vector<ratings::AgentId> ranking, ToIds(names, source, index));
+  Struct& r = *(*doc.mutable_fields())["ranking"].mutable_struct_value();
+  auto& f = *r.mutable_fields();
+  f["source"] = StringValue(source);
+  f["agents"] = NumberValue(static_cast<double>(ranking.size()));
+  f["top"] = StringValue(index.Name(ranking[0]));
+  f["top_is_condorcet_winner"] = BoolValue(in.winner.has_value() && ranking[0] == *in.winner);
+  const std::vector<uint32_t> position = ratings::Positions(ranking, index.size());
+  std::vector<size_t> all(votes.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (!all.empty()) {
+    absl::StatusOr<double> mean = ratings::MeanVoteKendallTau(votes, all, position);
+    if (!mean.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": does not rank every agent of ", config.input));
+    }
+    f["ktd_to_results_mean"] = NumberValue(*mean);
+  }
+  return ranking;
+}
+
+// AGRE ([AE] Def. 3.3) over rankings of growing prefixes of the input; agents a prefix has
+// not seen yet go last, by id (first seen first). `ranked` flags the agents of the ranking.
+absl::StatusOr<double> Agre(const EvalConfig& config, const EvalInput& in,
+                            const std::vector<bool>& ranked,
+                            const std::vector<ratings::AgentId>& sub_truth, size_t k) {
+  const ratings::AgentIndex& index = in.votes.agents;
+  const std::vector<ratings::io::ResultRecord>& records = in.records.records;
+  std::vector<std::vector<ratings::AgentId>> rounds;
+  for (int64_t step = 1; step <= config.agre_steps; ++step) {
+    const size_t count = static_cast<size_t>(
+        std::ceil(static_cast<double>(records.size()) * step / config.agre_steps));
+    ASSIGN_OR_RETURN(const std::vector<std::string> prefix_names,
+                     RankWith(config, config.method, absl::MakeConstSpan(records).first(count),
+                              absl::StrCat("agre ", step, "/", config.agre_steps)));
+    std::vector<bool> placed(index.size(), false);
+    std::vector<ratings::AgentId> order;
+    for (const std::string& name : prefix_names) {
+      const ratings::AgentId a = *index.Find(name);
+      if (ranked[a]) {
+        order.push_back(a);
+        placed[a] = true;
+      }
+    }
+    for (size_t a = 0; a < index.size(); ++a) {
+      if (ranked[a] && !placed[a]) order.push_back(static_cast<ratings::AgentId>(a));
+    }
+    rounds.push_back(std::move(order));
+  }
+  return ratings::AverageGeneralizedTopKError(rounds, sub_truth, k);
+}
+
+// "truth": the ranking against the ground truth (KTD, top-k errors, AGRE).
+absl::Status TruthSection(const EvalConfig& config, EvalInput& in,
+                          const std::vector<ratings::AgentId>& ranking, Struct& doc) {
+  ratings::AgentIndex& index = in.votes.agents;
+  ASSIGN_OR_RETURN(const std::vector<std::string> names, ReadRankingFile(config.truth));
+  ASSIGN_OR_RETURN(const std::vector<ratings::AgentId> truth, ToIds(names, config.truth, index));
+  Struct& t = *(*doc.mutable_fields())["truth"].mutable_struct_value();
+  auto& f = *t.mutable_fields();
+  f["source"] = StringValue(config.truth);
+  f["agents"] = NumberValue(static_cast<double>(truth.size()));
+  f["top_is_condorcet_winner"] = BoolValue(in.winner.has_value() && truth[0] == *in.winner);
+  if (ranking.empty()) return absl::OkStatus();
+  absl::StatusOr<int64_t> ktd = ratings::KendallTauDistance(ranking, truth);
+  if (!ktd.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(config.truth, ": the ranking holds agents the truth does not"));
+  }
+  ASSIGN_OR_RETURN(const double kn, ratings::NormalisedKendallTau(ranking, truth));
+  f["agents_compared"] = NumberValue(static_cast<double>(ranking.size()));
+  f["ktd"] = NumberValue(static_cast<double>(*ktd));
+  f["ktd_normalised"] = NumberValue(kn);
+  // IDE and GRE need one agent set: the truth restricted to the ranked agents.
+  std::vector<bool> ranked(index.size(), false);
+  for (ratings::AgentId a : ranking) ranked[a] = true;
+  const std::vector<ratings::AgentId> sub_truth = Restrict(truth, ranked);
+  const size_t k = std::min<size_t>(static_cast<size_t>(config.k), sub_truth.size());
+  f["k"] = NumberValue(static_cast<double>(k));
+  ASSIGN_OR_RETURN(const double ide, ratings::TopKIdentificationError(ranking, sub_truth, k));
+  ASSIGN_OR_RETURN(const double gre, ratings::GeneralizedTopKError(ranking, sub_truth, k));
+  f["identification_error"] = NumberValue(ide);
+  f["gre"] = NumberValue(gre);
+  if (config.agre_steps > 0) {
+    ASSIGN_OR_RETURN(const double agre, Agre(config, in, ranked, sub_truth, k));
+    f["agre"] = NumberValue(agre);
+    f["agre_steps"] = NumberValue(static_cast<double>(config.agre_steps));
+  }
+  return absl::OkStatus();
+}
+
+// The same splits for every method ([SCO] §4.4), drawn from one seeded stream; their test
+// sizes go to `sizes`.
+absl::StatusOr<std::vector<ratings::TrainTestSplit>> Splits(const EvalConfig& config,
+                                                            const ratings::VoteSet& votes,
+                                                            ListValue& sizes) {
+  std::mt19937_64 rng(config.seed);
+  const size_t asked =
+      std::max<size_t>(1, static_cast<size_t>(std::llround(config.test_fraction * votes.size())));
+  std::vector<ratings::TrainTestSplit> splits;
+  for (int64_t s = 0; s < config.splits; ++s) {
+    splits.push_back(ratings::SplitTrainTest(votes, asked, rng));
+    *sizes.add_values() = NumberValue(static_cast<double>(splits.back().test.size()));
+    if (splits.back().test.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(config.input, ": split ", s + 1,
+                       " has no test result whose agents all appear in "
+                       "training; too few results for held-out evaluation"));
+    }
+  }
+  return splits;
+}
+
+// One method's KTD_test per split, with their mean and sample standard deviation.
+absl::StatusOr<Struct> HeldOutMethod(const EvalConfig& config, const EvalInput& in,
+                                     const std::string& method,
+                                     const std::vector<ratings::TrainTestSplit>& splits) {
+  const ratings::AgentIndex& index = in.votes.agents;
+  std::vector<double> values;
+  for (size_t s = 0; s < splits.size(); ++s) {
+    std::vector<ratings::io::ResultRecord> train;
+    train.reserve(splits[s].train.size());
+    for (size_t i : splits[s].train) train.push_back(in.records.records[i]);
+    ASSIGN_OR_RETURN(const std::vector<std::string> names,
+                     RankWith(config, method, train,
+                              absl::StrCat(method, " split ", s + 1, "/", splits.size())));
+    std::vector<ratings::AgentId> order;
+    for (const std::string& name : names) order.push_back(*index.Find(name));
+    const std::vector<uint32_t> position = ratings::Positions(order, index.size());
+    ASSIGN_OR_RETURN(const double ktd,
+                     ratings::MeanVoteKendallTau(in.votes.votes, splits[s].test, position));
+    values.push_back(ktd);
+  }
+  double mean = 0.0, variance = 0.0;
+  for (double v : values) mean += v / static_cast<double>(values.size());
+  for (double v : values) variance += (v - mean) * (v - mean);
+  const double std_dev =
+      values.size() > 1 ? std::sqrt(variance / static_cast<double>(values.size() - 1)) : 0.0;
+  Struct m;
+  ListValue& list = *(*m.mutable_fields())["ktd_test"].mutable_list_value();
+  for (double v : values) *list.add_values() = NumberValue(v);
+  (*m.mutable_fields())["ktd_test_mean"] = NumberValue(mean);
+  (*m.mutable_fields())["ktd_test_std"] = NumberValue(std_dev);
+  return m;
+}
+
+// "held_out": KTD_test of each of config.methods over the same splits.
+absl::Status HeldOutSection(const EvalConfig& config, const EvalInput& in, Struct& doc) {
+  Struct& h = *(*doc.mutable_fields())["held_out"].mutable_struct_value();
+  auto& f = *h.mutable_fields();
+  f["splits"] = NumberValue(static_cast<double>(config.splits));
+  f["test_fraction"] = NumberValue(config.test_fraction);
+  ASSIGN_OR_RETURN(const std::vector<ratings::TrainTestSplit> splits,
+                   Splits(config, in.votes.votes, *f["test_results"].mutable_list_value()));
+  Struct& per_method = *f["methods"].mutable_struct_value();
+  for (const std::string& method : config.methods) {
+    ASSIGN_OR_RETURN(Struct scores, HeldOutMethod(config, in, method, splits));
+    *(*per_method.mutable_fields())[method].mutable_struct_value() = std::move(scores);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Struct> RunEval(const EvalConfig& config) {
+  RETURN_IF_ERROR(CheckEvalConfig(config));
+  ASSIGN_OR_RETURN(EvalInput in, ReadEvalInput(config));
+  const ratings::AgentIndex& index = in.votes.agents;
   Struct doc;
   auto& out = *doc.mutable_fields();
   out["input"] = StringValue(config.input);
-  out["agents"] = NumberValue(static_cast<double>(result_agents));
-  out["results"] = NumberValue(static_cast<double>(votes.size()));
-  const std::optional<ratings::AgentId> winner = ratings::CondorcetWinner(result_agents, pairs);
-  out["condorcet_winner"] = winner ? StringValue(index.Name(*winner)) : NullValue();
+  out["agents"] = NumberValue(static_cast<double>(index.size()));
+  out["results"] = NumberValue(static_cast<double>(in.votes.votes.size()));
+  out["condorcet_winner"] = in.winner ? StringValue(index.Name(*in.winner)) : NullValue();
   *out["weak_condorcet_winners"].mutable_list_value() =
-      NamesList(ratings::WeakCondorcetWinners(result_agents, pairs), index);
-
-  // The ranking under evaluation.
+      NamesList(ratings::WeakCondorcetWinners(index.size(), in.pairs), index);
   std::vector<ratings::AgentId> ranking;
   if (!config.ranking.empty() || !config.method.empty()) {
-    std::vector<std::string> names;
-    std::string source;
-    if (!config.ranking.empty()) {
-      ASSIGN_OR_RETURN(names, ReadRankingFile(config.ranking));
-      source = config.ranking;
-    } else {
-      ASSIGN_OR_RETURN(names, RankWith(config, config.method, records, config.method));
-      source = absl::StrCat("method ", config.method);
-    }
-    ASSIGN_OR_RETURN(ranking, ToIds(names, source, index));
-    Struct& r = *out["ranking"].mutable_struct_value();
-    auto& f = *r.mutable_fields();
-    f["source"] = StringValue(source);
-    f["agents"] = NumberValue(static_cast<double>(ranking.size()));
-    f["top"] = StringValue(index.Name(ranking[0]));
-    f["top_is_condorcet_winner"] = BoolValue(winner.has_value() && ranking[0] == *winner);
-    const std::vector<uint32_t> position = ratings::Positions(ranking, index.size());
-    std::vector<size_t> all(votes.size());
-    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-    if (!all.empty()) {
-      absl::StatusOr<double> mean = ratings::MeanVoteKendallTau(votes, all, position);
-      if (!mean.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(source, ": does not rank every agent of ", config.input));
-      }
-      f["ktd_to_results_mean"] = NumberValue(*mean);
-    }
+    ASSIGN_OR_RETURN(ranking, RankingSection(config, in, doc));
   }
-
-  if (!config.truth.empty()) {
-    ASSIGN_OR_RETURN(const std::vector<std::string> names, ReadRankingFile(config.truth));
-    ASSIGN_OR_RETURN(const std::vector<ratings::AgentId> truth, ToIds(names, config.truth, index));
-    Struct& t = *out["truth"].mutable_struct_value();
-    auto& f = *t.mutable_fields();
-    f["source"] = StringValue(config.truth);
-    f["agents"] = NumberValue(static_cast<double>(truth.size()));
-    f["top_is_condorcet_winner"] = BoolValue(winner.has_value() && truth[0] == *winner);
-    if (!ranking.empty()) {
-      absl::StatusOr<int64_t> ktd = ratings::KendallTauDistance(ranking, truth);
-      if (!ktd.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(config.truth, ": the ranking holds agents the truth does not"));
-      }
-      ASSIGN_OR_RETURN(const double kn, ratings::NormalisedKendallTau(ranking, truth));
-      f["agents_compared"] = NumberValue(static_cast<double>(ranking.size()));
-      f["ktd"] = NumberValue(static_cast<double>(*ktd));
-      f["ktd_normalised"] = NumberValue(kn);
-      // IDE and GRE need one agent set: the truth restricted to the ranked agents.
-      std::vector<bool> ranked(index.size(), false);
-      for (ratings::AgentId a : ranking) ranked[a] = true;
-      const std::vector<ratings::AgentId> sub_truth = Restrict(truth, ranked);
-      const size_t k = std::min<size_t>(static_cast<size_t>(config.k), sub_truth.size());
-      f["k"] = NumberValue(static_cast<double>(k));
-      ASSIGN_OR_RETURN(const double ide, ratings::TopKIdentificationError(ranking, sub_truth, k));
-      ASSIGN_OR_RETURN(const double gre, ratings::GeneralizedTopKError(ranking, sub_truth, k));
-      f["identification_error"] = NumberValue(ide);
-      f["gre"] = NumberValue(gre);
-      if (config.agre_steps > 0) {
-        // AGRE ([AE] Def. 3.3) over rankings of growing prefixes of the
-        // input; agents a prefix has not seen yet go last, by id (first seen first).
-        std::vector<std::vector<ratings::AgentId>> rounds;
-        for (int64_t step = 1; step <= config.agre_steps; ++step) {
-          const size_t count = static_cast<size_t>(
-              std::ceil(static_cast<double>(records.size()) * step / config.agre_steps));
-          ASSIGN_OR_RETURN(
-              const std::vector<std::string> prefix_names,
-              RankWith(config, config.method, absl::MakeConstSpan(records).first(count),
-                       absl::StrCat("agre ", step, "/", config.agre_steps)));
-          std::vector<bool> placed(index.size(), false);
-          std::vector<ratings::AgentId> order;
-          for (const std::string& name : prefix_names) {
-            const ratings::AgentId a = *index.Find(name);
-            if (ranked[a]) {
-              order.push_back(a);
-              placed[a] = true;
-            }
-          }
-          for (size_t a = 0; a < index.size(); ++a) {
-            if (ranked[a] && !placed[a]) order.push_back(static_cast<ratings::AgentId>(a));
-          }
-          rounds.push_back(std::move(order));
-        }
-        ASSIGN_OR_RETURN(const double agre,
-                         ratings::AverageGeneralizedTopKError(rounds, sub_truth, k));
-        f["agre"] = NumberValue(agre);
-        f["agre_steps"] = NumberValue(static_cast<double>(config.agre_steps));
-      }
-    }
-  }
-
-  if (!config.methods.empty()) {
-    Struct& h = *out["held_out"].mutable_struct_value();
-    auto& f = *h.mutable_fields();
-    f["splits"] = NumberValue(static_cast<double>(config.splits));
-    f["test_fraction"] = NumberValue(config.test_fraction);
-    // The same splits for every method (SCO §4.4), drawn from one seeded stream.
-    std::mt19937_64 rng(config.seed);
-    const size_t asked =
-        std::max<size_t>(1, static_cast<size_t>(std::llround(config.test_fraction * votes.size())));
-    std::vector<ratings::TrainTestSplit> splits;
-    ListValue& sizes = *f["test_results"].mutable_list_value();
-    for (int64_t s = 0; s < config.splits; ++s) {
-      splits.push_back(ratings::SplitTrainTest(votes, asked, rng));
-      *sizes.add_values() = NumberValue(static_cast<double>(splits.back().test.size()));
-      if (splits.back().test.empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(config.input, ": split ", s + 1,
-                         " has no test result whose agents all appear in "
-                         "training; too few results for held-out evaluation"));
-      }
-    }
-    Struct& per_method = *f["methods"].mutable_struct_value();
-    for (const std::string& method : config.methods) {
-      std::vector<double> values;
-      for (size_t s = 0; s < splits.size(); ++s) {
-        std::vector<ratings::io::ResultRecord> train;
-        train.reserve(splits[s].train.size());
-        for (size_t i : splits[s].train) train.push_back(records[i]);
-        ASSIGN_OR_RETURN(const std::vector<std::string> names,
-                         RankWith(config, method, train,
-                                  absl::StrCat(method, " split ", s + 1, "/", splits.size())));
-        std::vector<ratings::AgentId> order;
-        for (const std::string& name : names) order.push_back(*index.Find(name));
-        const std::vector<uint32_t> position = ratings::Positions(order, index.size());
-        ASSIGN_OR_RETURN(const double ktd,
-                         ratings::MeanVoteKendallTau(votes, splits[s].test, position));
-        values.push_back(ktd);
-      }
-      double mean = 0.0, variance = 0.0;
-      for (double v : values) mean += v / static_cast<double>(values.size());
-      for (double v : values) variance += (v - mean) * (v - mean);
-      const double std_dev =
-          values.size() > 1 ? std::sqrt(variance / static_cast<double>(values.size() - 1)) : 0.0;
-      Struct& m = *(*per_method.mutable_fields())[method].mutable_struct_value();
-      ListValue& list = *(*m.mutable_fields())["ktd_test"].mutable_list_value();
-      for (double v : values) *list.add_values() = NumberValue(v);
-      (*m.mutable_fields())["ktd_test_mean"] = NumberValue(mean);
-      (*m.mutable_fields())["ktd_test_std"] = NumberValue(std_dev);
-    }
-  }
+  if (!config.truth.empty()) RETURN_IF_ERROR(TruthSection(config, in, ranking, doc));
+  if (!config.methods.empty()) RETURN_IF_ERROR(HeldOutSection(config, in, doc));
   return doc;
 }
 

@@ -63,6 +63,22 @@ std::string PathOf(const std::vector<Frame>& stack) {
 // tokens of `json`, following objects and arrays, for the first such literal and names its
 // path: "payoffs[0][3]: not finite (NaN is not a JSON number)". nullopt if there is none
 // before the text stops being JSON; only used to explain a failed parse.
+// The error for a literal `token` (at the path of `stack`) that is no finite JSON number:
+// NaN, Infinity, or a number beyond the range of a double.
+std::optional<std::string> NonFinite(absl::string_view token, const std::vector<Frame>& stack) {
+  std::string word = absl::AsciiStrToLower(token);
+  if (!word.empty() && (word[0] == '-' || word[0] == '+')) word.erase(0, 1);
+  if (word == "nan" || word == "infinity" || word == "inf") {
+    return absl::StrCat(PathOf(stack), ": not finite (", token, " is not a JSON number)");
+  }
+  double number = 0;
+  if (absl::SimpleAtod(token, &number) && std::isinf(number)) {
+    return absl::StrCat(PathOf(stack), ": not finite (", token,
+                        " is beyond the range of a double)");
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> FindNonFiniteLiteral(absl::string_view json) {
   std::vector<Frame> stack;
   bool expect_key = false;
@@ -109,16 +125,8 @@ std::optional<std::string> FindNonFiniteLiteral(absl::string_view json) {
                absl::string_view(",:[]{}\"").find(json[end]) == absl::string_view::npos) {
           ++end;
         }
-        const absl::string_view token = json.substr(i, end - i);
-        std::string word = absl::AsciiStrToLower(token);
-        if (!word.empty() && (word[0] == '-' || word[0] == '+')) word.erase(0, 1);
-        if (word == "nan" || word == "infinity" || word == "inf") {
-          return absl::StrCat(PathOf(stack), ": not finite (", token, " is not a JSON number)");
-        }
-        double number = 0;
-        if (absl::SimpleAtod(token, &number) && std::isinf(number)) {
-          return absl::StrCat(PathOf(stack), ": not finite (", token,
-                              " is beyond the range of a double)");
+        if (std::optional<std::string> error = NonFinite(json.substr(i, end - i), stack)) {
+          return error;
         }
         i = end - 1;
         break;

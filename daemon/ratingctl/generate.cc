@@ -65,6 +65,66 @@ std::string TruthPath(const std::string& output) {
   return absl::StrCat(has_extension ? output.substr(0, dot) : output, ".truth.json");
 }
 
+namespace {
+
+// The profile's results as GameResult JSON lines (camelCase names, as producers write),
+// one game id per result and, for task rankings, one task each.
+absl::StatusOr<std::string> ProfileJsonl(const ratings::GeneratedProfile& profile,
+                                         const GenerateConfig& config, bool task_rankings) {
+  std::string jsonl;
+  google::protobuf::util::JsonPrintOptions json;
+  for (size_t i = 0; i < profile.orders.size(); ++i) {
+    ratings::io::ResultRecord record;
+    record.pool = config.pool;
+    record.game_id = absl::StrCat(config.model, "-", i + 1);
+    if (task_rankings) record.task = absl::StrCat("task-", i + 1);
+    for (size_t place = 0; place < profile.orders[i].size(); ++place) {
+      record.result.standings.push_back({.agent = profile.names[profile.orders[i][place]],
+                                         .rank = static_cast<uint32_t>(place + 1),
+                                         .score = std::nullopt});
+    }
+    std::string line;
+    if (auto s =
+            google::protobuf::util::MessageToJsonString(ratings::io::ToProto(record), &line, json);
+        !s.ok()) {
+      return absl::InternalError(absl::StrCat("cannot print a result: ", s.ToString()));
+    }
+    absl::StrAppend(&jsonl, line, "\n");
+  }
+
+  return jsonl;
+}
+
+// The truth file's document: generator, seed, params (`params`, with the tournament's
+// matching), counts, the true ranking and, where the model has them, true ratings.
+google::protobuf::Struct TruthDocument(const ratings::GeneratedProfile& profile,
+                                       const GenerateConfig& config,
+                                       const google::protobuf::Struct& params,
+                                       const ratings::TournamentOptions& tournament) {
+  google::protobuf::Struct truth;
+  auto& f = *truth.mutable_fields();
+  f["generator"].set_string_value(config.model);
+  f["seed"].set_number_value(static_cast<double>(config.seed));
+  *f["params"].mutable_struct_value() = params;
+  if (config.model == "tournament") {
+    (*f["params"].mutable_struct_value()->mutable_fields())["matching"].set_string_value(
+        tournament.matching == ratings::Matching::kSkill ? "skill" : "uniform");
+  }
+  f["results"].set_number_value(static_cast<double>(profile.orders.size()));
+  f["agents"].set_number_value(static_cast<double>(profile.names.size()));
+  auto& ranking = *f["ranking"].mutable_list_value();
+  for (ratings::AgentId a : profile.truth) ranking.add_values()->set_string_value(profile.names[a]);
+  if (!profile.truth_ratings.empty()) {
+    auto& r = *f["ratings"].mutable_struct_value()->mutable_fields();
+    for (size_t a = 0; a < profile.names.size(); ++a) {
+      r[profile.names[a]].set_number_value(profile.truth_ratings[a]);
+    }
+  }
+  return truth;
+}
+
+}  // namespace
+
 absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
   if (config.model == "king-of-the-hill") return GenerateKingOfTheHill(config);
   if (config.model == "bernoulli") return GenerateBernoulli(config);
@@ -118,48 +178,10 @@ absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
   if (config.model == "tournament") generated = ratings::GenerateTournament(tournament);
   if (!generated.ok()) return generated.status();
   const ratings::GeneratedProfile& profile = *generated;
-
   GeneratedFiles files;
-  google::protobuf::util::JsonPrintOptions json;  // camelCase names, as producers write
-  for (size_t i = 0; i < profile.orders.size(); ++i) {
-    ratings::io::ResultRecord record;
-    record.pool = config.pool;
-    record.game_id = absl::StrCat(config.model, "-", i + 1);
-    if (task_rankings) record.task = absl::StrCat("task-", i + 1);
-    for (size_t place = 0; place < profile.orders[i].size(); ++place) {
-      record.result.standings.push_back({.agent = profile.names[profile.orders[i][place]],
-                                         .rank = static_cast<uint32_t>(place + 1),
-                                         .score = std::nullopt});
-    }
-    std::string line;
-    if (auto s =
-            google::protobuf::util::MessageToJsonString(ratings::io::ToProto(record), &line, json);
-        !s.ok()) {
-      return absl::InternalError(absl::StrCat("cannot print a result: ", s.ToString()));
-    }
-    absl::StrAppend(&files.jsonl, line, "\n");
-  }
-
-  google::protobuf::Struct truth;
-  auto& f = *truth.mutable_fields();
-  f["generator"].set_string_value(config.model);
-  f["seed"].set_number_value(static_cast<double>(config.seed));
-  *f["params"].mutable_struct_value() = table.Values();
-  if (config.model == "tournament") {
-    (*f["params"].mutable_struct_value()->mutable_fields())["matching"].set_string_value(
-        tournament.matching == ratings::Matching::kSkill ? "skill" : "uniform");
-  }
-  f["results"].set_number_value(static_cast<double>(profile.orders.size()));
-  f["agents"].set_number_value(static_cast<double>(profile.names.size()));
-  auto& ranking = *f["ranking"].mutable_list_value();
-  for (ratings::AgentId a : profile.truth) ranking.add_values()->set_string_value(profile.names[a]);
-  if (!profile.truth_ratings.empty()) {
-    auto& r = *f["ratings"].mutable_struct_value()->mutable_fields();
-    for (size_t a = 0; a < profile.names.size(); ++a) {
-      r[profile.names[a]].set_number_value(profile.truth_ratings[a]);
-    }
-  }
-  ASSIGN_OR_RETURN(files.truth_json, DeterministicJson(truth));
+  ASSIGN_OR_RETURN(files.jsonl, ProfileJsonl(profile, config, task_rankings));
+  ASSIGN_OR_RETURN(files.truth_json,
+                   DeterministicJson(TruthDocument(profile, config, table.Values(), tournament)));
   files.truth_json += "\n";
   return files;
 }

@@ -39,6 +39,26 @@ absl::StatusOr<std::string> ResultLine(const GenerateConfig& config,
   return absl::StrCat(line, "\n");
 }
 
+// One entry of the truth's "pairs": the pair, its probability and the outcomes drawn.
+google::protobuf::Value PairCounts(const ratings::BernoulliPair& pair,
+                                   const ratings::PairwiseBernoulli& generated) {
+  int64_t counts[3] = {0, 0, 0};  // first wins, second wins, draws
+  for (const ratings::PairwiseGame& game : generated.games) {
+    if (generated.names[game.first] == pair.first && generated.names[game.second] == pair.second) {
+      ++counts[static_cast<int>(game.outcome)];
+    }
+  }
+  google::protobuf::Value out;
+  auto& p = *out.mutable_struct_value()->mutable_fields();
+  p["first"] = StringValue(pair.first);
+  p["second"] = StringValue(pair.second);
+  p["p"] = NumberValue(pair.p);
+  p["first_wins"] = NumberValue(static_cast<double>(counts[0]));
+  p["second_wins"] = NumberValue(static_cast<double>(counts[1]));
+  p["draws"] = NumberValue(static_cast<double>(counts[2]));
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<GeneratedFiles> GenerateBernoulli(const GenerateConfig& config) {
@@ -84,20 +104,7 @@ absl::StatusOr<GeneratedFiles> GenerateBernoulli(const GenerateConfig& config) {
   f["agents"] = NumberValue(static_cast<double>(generated->names.size()));
   auto& pairs = *f["pairs"].mutable_list_value();
   for (const ratings::BernoulliPair& pair : o.pairs) {
-    int64_t counts[3] = {0, 0, 0};  // first wins, second wins, draws
-    for (const ratings::PairwiseGame& game : generated->games) {
-      if (generated->names[game.first] == pair.first &&
-          generated->names[game.second] == pair.second) {
-        ++counts[static_cast<int>(game.outcome)];
-      }
-    }
-    auto& p = *pairs.add_values()->mutable_struct_value()->mutable_fields();
-    p["first"] = StringValue(pair.first);
-    p["second"] = StringValue(pair.second);
-    p["p"] = NumberValue(pair.p);
-    p["first_wins"] = NumberValue(static_cast<double>(counts[0]));
-    p["second_wins"] = NumberValue(static_cast<double>(counts[1]));
-    p["draws"] = NumberValue(static_cast<double>(counts[2]));
+    *pairs.add_values() = PairCounts(pair, *generated);
   }
   ASSIGN_OR_RETURN(files.truth_json, DeterministicJson(truth));
   files.truth_json += "\n";

@@ -29,6 +29,21 @@ absl::StatusOr<std::string> BattleLine(const ratings::games::Judgement& j) {
   return absl::StrCat(json, "\n");
 }
 
+// The truth: mean p·(m_a - m_b) of each model against all models over the original prompts.
+std::vector<double> MeanAdvantages(const ratings::games::SkillGame& game) {
+  const size_t models = game.model_skills.size();
+  std::vector<double> mean(models, 0.0);
+  for (const Eigen::VectorXd& p : game.prompt_skills) {
+    for (size_t a = 0; a < models; ++a) {
+      for (size_t b = 0; b < models; ++b) {
+        mean[a] += p.dot(game.model_skills[a] - game.model_skills[b]);
+      }
+    }
+  }
+  for (double& m : mean) m /= static_cast<double>(game.prompt_skills.size() * models);
+  return mean;
+}
+
 }  // namespace
 
 absl::StatusOr<GeneratedFiles> GenerateKingOfTheHill(const GenerateConfig& config) {
@@ -59,17 +74,8 @@ absl::StatusOr<GeneratedFiles> GenerateKingOfTheHill(const GenerateConfig& confi
     ASSIGN_OR_RETURN(const std::string line, BattleLine(j));
     files.jsonl += line;
   }
-  // The truth: mean p·(m_a - m_b) of each model against all models over the originals.
   const size_t models = game->model_skills.size();
-  std::vector<double> mean(models, 0.0);
-  for (const Eigen::VectorXd& p : game->prompt_skills) {
-    for (size_t a = 0; a < models; ++a) {
-      for (size_t b = 0; b < models; ++b) {
-        mean[a] += p.dot(game->model_skills[a] - game->model_skills[b]);
-      }
-    }
-  }
-  for (double& m : mean) m /= static_cast<double>(game->prompt_skills.size() * models);
+  const std::vector<double> mean = MeanAdvantages(*game);
   std::vector<size_t> order(models);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),

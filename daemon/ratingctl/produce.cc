@@ -45,32 +45,43 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-}  // namespace
-
-absl::Status RunProduce(const ProduceConfig& config) {
+// The file's records, read with generous limits: the daemon is the judge of validity
+// (invalid records go to its DLQ).
+absl::StatusOr<ratings::io::ReadOutput> ReadForProduce(const ProduceConfig& config) {
   ratings::io::Format format;
   if (config.format.has_value()) {
     format = *config.format;
   } else {
     ASSIGN_OR_RETURN(format, ratings::io::InferFormat(config.input));
   }
-  // Generous limits: the daemon is the judge of validity (invalid records go to its DLQ).
   ratings::ResultLimits limits;
   limits.max_standings = 1 << 20;
   limits.max_agent_id_bytes = 1 << 20;
-  ASSIGN_OR_RETURN(ratings::io::ReadOutput input,
-                   ratings::io::ReadResultsFile(config.input, format, limits));
+  return ratings::io::ReadResultsFile(config.input, format, limits);
+}
+
+// An idempotent producer reporting its deliveries to `counter`.
+absl::StatusOr<std::unique_ptr<RdKafka::Producer>> MakeProducer(const ProduceConfig& config,
+                                                                DeliveryCounter* counter) {
   KafkaProperties props = {{"bootstrap.servers", config.brokers},
                            {"client.id", "ratingctl-produce"},
                            {"enable.idempotence", "true"},
                            {"linger.ms", "5"}};
   props.insert(props.end(), config.kafka.begin(), config.kafka.end());
   ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Conf> conf, MakeConf(props));
-  DeliveryCounter counter;
   std::string error;
-  conf->set("dr_cb", static_cast<RdKafka::DeliveryReportCb*>(&counter), error);
+  conf->set("dr_cb", static_cast<RdKafka::DeliveryReportCb*>(counter), error);
   std::unique_ptr<RdKafka::Producer> producer(RdKafka::Producer::create(conf.get(), error));
   if (!producer) return absl::InvalidArgumentError(absl::StrCat("Kafka producer: ", error));
+  return producer;
+}
+
+}  // namespace
+
+absl::Status RunProduce(const ProduceConfig& config) {
+  ASSIGN_OR_RETURN(ratings::io::ReadOutput input, ReadForProduce(config));
+  DeliveryCounter counter;
+  ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::Producer> producer, MakeProducer(config, &counter));
 
   const std::string base = BaseName(config.input);
   const absl::Time start = absl::Now();

@@ -164,9 +164,7 @@ google::protobuf::Value ListValue(const std::vector<google::protobuf::Value>& it
   return v;
 }
 
-}  // namespace
-
-absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
+absl::Status CheckSimulateConfig(const SimulateConfig& config) {
   const SimulationOptions& sim = config.sim;
   if (sim.rounds < 1) return absl::InvalidArgumentError("--rounds must be >= 1");
   if (sim.seeds < 1) return absl::InvalidArgumentError("--seeds must be >= 1");
@@ -177,9 +175,17 @@ absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
         absl::StrCat("--algorithms is required; known: ",
                      absl::StrJoin(ratings::active::kAlgorithmNames, ", ")));
   }
-  // Split --param into the generator's and each algorithm's.
-  std::vector<std::string> generator_params;
-  std::map<std::string, std::vector<std::string>> algorithm_params;
+  return absl::OkStatus();
+}
+
+// --param split into the generator's (unscoped) and each algorithm's ("A:key=value").
+struct SplitParams {
+  std::vector<std::string> generator;
+  std::map<std::string, std::vector<std::string>> algorithms;
+};
+
+absl::StatusOr<SplitParams> SplitSimulateParams(const SimulateConfig& config) {
+  SplitParams out;
   for (const std::string& p : config.params) {
     if (std::optional<ScopedParam> scoped = SplitScopedParam(p, ':'); scoped.has_value()) {
       if (std::find(config.algorithms.begin(), config.algorithms.end(), scoped->scope) ==
@@ -187,48 +193,40 @@ absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
         return absl::InvalidArgumentError(
             absl::StrCat("--param ", p, ": '", scoped->scope, "' is not one of --algorithms"));
       }
-      algorithm_params[scoped->scope].push_back(scoped->assignment);
+      out.algorithms[scoped->scope].push_back(scoped->assignment);
     } else {
-      generator_params.push_back(p);
+      out.generator.push_back(p);
     }
   }
-  ScoreGeneratorOptions generator;
-  ParamTable generator_table(config.generator);
-  RETURN_IF_ERROR(SetUpGenerator(config.generator, generator, generator_table));
-  RETURN_IF_ERROR(generator_table.Apply(generator_params));
+  return out;
+}
 
-  // Run 0's model: its truth goes in the document, and its sizes build the test evaluators.
-  ASSIGN_OR_RETURN(const ratings::active::ScoreModel first,
-                   ratings::active::SeedModel(generator, sim, 0));
+// The algorithms with their parameters applied; one evaluator of each is built on `first`,
+// run 0's model, so a bad name or option fails before any run.
+absl::StatusOr<std::vector<Algorithm>> PrepareAlgorithms(
+    const SimulateConfig& config, std::map<std::string, std::vector<std::string>>& params,
+    const ratings::active::ScoreModel& first) {
   std::vector<Algorithm> algorithms;
   for (const std::string& name : config.algorithms) {
     Algorithm algorithm;
     algorithm.name = name;
     ParamTable table(name);
     BindAlgorithm(name, algorithm.options, table);
-    RETURN_IF_ERROR(table.Apply(algorithm_params[name]));
+    RETURN_IF_ERROR(table.Apply(params[name]));
     algorithm.params = table.Values();
-    // Builds one evaluator now, so a bad name or option fails before any run.
     RETURN_IF_ERROR(
         ratings::active::MakeEvaluator(name, first.tasks(), first.agents(), algorithm.options, 0)
             .status());
     algorithms.push_back(std::move(algorithm));
   }
+  return algorithms;
+}
 
-  const int threads = config.threads > 0
-                          ? config.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const int64_t total = sim.seeds * static_cast<int64_t>(algorithms.size());
-  int64_t done = 0;
-  std::mutex progress_mutex;
-  auto seed_done = [&] {
-    std::lock_guard<std::mutex> lock(progress_mutex);
-    ++done;
-    if (config.progress) config.progress(done, total);
-  };
-
-  SimulateOutput out;
-  google::protobuf::Struct& doc = out.document;
+// The document's fields before its results: the generator and its parameters, the
+// simulation's options and run 0's truth.
+void AddSetUp(const SimulateConfig& config, const ParamTable& generator_table,
+              const ratings::active::ScoreModel& first, google::protobuf::Struct& doc) {
+  const SimulationOptions& sim = config.sim;
   auto& fields = *doc.mutable_fields();
   fields["generator"] = StringValue(config.generator);
   const google::protobuf::Struct generator_values = generator_table.Values();
@@ -243,30 +241,69 @@ absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
   std::vector<google::protobuf::Value> truth;
   for (ratings::AgentId a : first.truth()) truth.push_back(StringValue(first.names()[a]));
   fields["truth"] = ListValue(truth);
+}
+
+// One row of "results" per k of the algorithm's summary, and its curves' CSV lines.
+void AddSummaries(const Algorithm& algorithm,
+                  const std::vector<ratings::active::Summary>& summaries,
+                  std::vector<google::protobuf::Value>& results, std::string& curves_csv) {
+  for (const ratings::active::Summary& s : summaries) {
+    google::protobuf::Value row;
+    auto& r = *row.mutable_struct_value()->mutable_fields();
+    r["algorithm"] = StringValue(algorithm.name);
+    *r["params"].mutable_struct_value() = algorithm.params;
+    r["k"] = NumberValue(static_cast<double>(s.k));
+    r["agre"] = NumberValue(s.agre);
+    r["agre_ci95"] = NumberValue(s.agre_ci95);
+    r["final_gre"] = NumberValue(s.final_gre);
+    r["final_gre_zero_fraction"] = NumberValue(s.final_gre_zero_fraction);
+    results.push_back(row);
+    for (size_t t = 0; t < s.curve_mean.size(); ++t) {
+      absl::StrAppendFormat(&curves_csv, "%s,%d,%d,%.17g,%.17g\n", algorithm.name, s.k, t + 1,
+                            s.curve_mean[t], s.curve_ci95[t]);
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<SimulateOutput> RunSimulate(const SimulateConfig& config) {
+  RETURN_IF_ERROR(CheckSimulateConfig(config));
+  const SimulationOptions& sim = config.sim;
+  ASSIGN_OR_RETURN(SplitParams params, SplitSimulateParams(config));
+  ScoreGeneratorOptions generator;
+  ParamTable generator_table(config.generator);
+  RETURN_IF_ERROR(SetUpGenerator(config.generator, generator, generator_table));
+  RETURN_IF_ERROR(generator_table.Apply(params.generator));
+  // Run 0's model: its truth goes in the document, and its sizes build the test evaluators.
+  ASSIGN_OR_RETURN(const ratings::active::ScoreModel first,
+                   ratings::active::SeedModel(generator, sim, 0));
+  ASSIGN_OR_RETURN(const std::vector<Algorithm> algorithms,
+                   PrepareAlgorithms(config, params.algorithms, first));
+
+  const int threads = config.threads > 0
+                          ? config.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int64_t total = sim.seeds * static_cast<int64_t>(algorithms.size());
+  int64_t done = 0;
+  std::mutex progress_mutex;
+  auto seed_done = [&] {
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    ++done;
+    if (config.progress) config.progress(done, total);
+  };
+
+  SimulateOutput out;
+  AddSetUp(config, generator_table, first, out.document);
   std::vector<google::protobuf::Value> results;
   if (config.curves) out.curves_csv = "algorithm,k,round,gre_mean,gre_ci95\n";
   for (const Algorithm& algorithm : algorithms) {
     ASSIGN_OR_RETURN(std::vector<SeedCurves> seeds,
                      RunSeeds(generator, algorithm, sim, threads, seed_done));
-    for (const ratings::active::Summary& s :
-         ratings::active::Summarise(seeds, sim, config.curves)) {
-      google::protobuf::Value row;
-      auto& r = *row.mutable_struct_value()->mutable_fields();
-      r["algorithm"] = StringValue(algorithm.name);
-      *r["params"].mutable_struct_value() = algorithm.params;
-      r["k"] = NumberValue(static_cast<double>(s.k));
-      r["agre"] = NumberValue(s.agre);
-      r["agre_ci95"] = NumberValue(s.agre_ci95);
-      r["final_gre"] = NumberValue(s.final_gre);
-      r["final_gre_zero_fraction"] = NumberValue(s.final_gre_zero_fraction);
-      results.push_back(row);
-      for (size_t t = 0; t < s.curve_mean.size(); ++t) {
-        absl::StrAppendFormat(&out.curves_csv, "%s,%d,%d,%.17g,%.17g\n", algorithm.name, s.k, t + 1,
-                              s.curve_mean[t], s.curve_ci95[t]);
-      }
-    }
+    AddSummaries(algorithm, ratings::active::Summarise(seeds, sim, config.curves), results,
+                 out.curves_csv);
   }
-  fields["results"] = ListValue(results);
+  (*out.document.mutable_fields())["results"] = ListValue(results);
   return out;
 }
 

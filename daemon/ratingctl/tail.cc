@@ -74,9 +74,8 @@ absl::StatusOr<std::string> PrintDeltas(const std::vector<v1::RankingDelta>& del
   return out;
 }
 
-}  // namespace
-
-absl::Status RunTail(const TailConfig& config) {
+// --type, or from the topic's name.
+absl::StatusOr<std::string> TailType(const TailConfig& config) {
   std::string type = config.type;
   if (type.empty()) {
     type = absl::StrContains(config.topic, "leaderboard") ? "leaderboards"
@@ -88,6 +87,11 @@ absl::Status RunTail(const TailConfig& config) {
     return absl::InvalidArgumentError(
         absl::StrCat("--type: '", type, "' is not deltas, leaderboards, results or dlq"));
   }
+  return type;
+}
+
+// A read_committed consumer of its own group, subscribed to the topic.
+absl::StatusOr<std::unique_ptr<RdKafka::KafkaConsumer>> TailConsumer(const TailConfig& config) {
   KafkaProperties props = {{"bootstrap.servers", config.brokers},
                            {"group.id", absl::StrCat("ratingctl-tail-", ::getpid(), "-",
                                                      absl::ToUnixNanos(absl::Now()))},
@@ -105,6 +109,54 @@ absl::Status RunTail(const TailConfig& config) {
   if (RdKafka::ErrorCode err = consumer->subscribe({config.topic}); err != RdKafka::ERR_NO_ERROR) {
     return absl::UnavailableError(absl::StrCat("subscribe: ", RdKafka::err2str(err)));
   }
+  return consumer;
+}
+
+// A dead letter: its headers, key and value (base64).
+absl::StatusOr<std::string> DeadLetterJson(RdKafka::Message& m) {
+  google::protobuf::Struct s;
+  auto& f = *s.mutable_fields();
+  if (const RdKafka::Headers* headers = m.headers()) {
+    for (const RdKafka::Headers::Header& h : headers->get_all()) {
+      f[h.key()].set_string_value(
+          h.value() ? std::string(static_cast<const char*>(h.value()), h.value_size()) : "");
+    }
+  }
+  f["key"].set_string_value(m.key() ? *m.key() : "");
+  f["value_base64"].set_string_value(
+      absl::Base64Escape(absl::string_view(static_cast<const char*>(m.payload()), m.len())));
+  return DeterministicJson(s);
+}
+
+// The record's JSON lines by `type`; a delta batch adds its deltas beyond the first to `seen`.
+absl::StatusOr<std::string> RecordJson(const std::string& type, RdKafka::Message& m, bool lag,
+                                       int64_t& seen) {
+  const char* data = static_cast<const char*>(m.payload());
+  const int size = static_cast<int>(m.len());
+  if (type == "deltas") {
+    // Either format: one document per delta (a version 2 batch counts its deltas).
+    ASSIGN_OR_RETURN(const std::vector<v1::RankingDelta> deltas, ParseDeltas(m));
+    seen += std::max<int64_t>(0, static_cast<int64_t>(deltas.size()) - 1);
+    return PrintDeltas(deltas, lag);
+  }
+  if (type == "leaderboards") {
+    v1::Leaderboard b;
+    return b.ParseFromArray(data, size) ? DeterministicJson(b)
+                                        : absl::DataLossError("not a Leaderboard");
+  }
+  if (type == "results") {
+    v1::GameResult r;
+    return r.ParseFromArray(data, size) ? DeterministicJson(r)
+                                        : absl::DataLossError("not a GameResult");
+  }
+  return DeadLetterJson(m);
+}
+
+}  // namespace
+
+absl::Status RunTail(const TailConfig& config) {
+  ASSIGN_OR_RETURN(const std::string type, TailType(config));
+  ASSIGN_OR_RETURN(std::unique_ptr<RdKafka::KafkaConsumer> consumer, TailConsumer(config));
   std::signal(SIGINT, OnTailSignal);
   std::signal(SIGTERM, OnTailSignal);
   int64_t seen = 0;
@@ -127,39 +179,7 @@ absl::Status RunTail(const TailConfig& config) {
     }
     last = absl::Now();
     ++seen;
-    const char* data = static_cast<const char*>(m->payload());
-    const int size = static_cast<int>(m->len());
-    absl::StatusOr<std::string> json;
-    if (type == "deltas") {
-      // Either format: one document per delta (a version 2 batch counts its deltas).
-      absl::StatusOr<std::vector<v1::RankingDelta>> deltas = ParseDeltas(*m);
-      if (deltas.ok()) {
-        seen += std::max<int64_t>(0, static_cast<int64_t>(deltas->size()) - 1);
-        json = PrintDeltas(*deltas, config.lag);
-      } else {
-        json = deltas.status();
-      }
-    } else if (type == "leaderboards") {
-      v1::Leaderboard b;
-      json = b.ParseFromArray(data, size) ? DeterministicJson(b)
-                                          : absl::DataLossError("not a Leaderboard");
-    } else if (type == "results") {
-      v1::GameResult r;
-      json = r.ParseFromArray(data, size) ? DeterministicJson(r)
-                                          : absl::DataLossError("not a GameResult");
-    } else {
-      google::protobuf::Struct s;
-      auto& f = *s.mutable_fields();
-      if (const RdKafka::Headers* headers = m->headers()) {
-        for (const RdKafka::Headers::Header& h : headers->get_all()) {
-          f[h.key()].set_string_value(
-              h.value() ? std::string(static_cast<const char*>(h.value()), h.value_size()) : "");
-        }
-      }
-      f["key"].set_string_value(m->key() ? *m->key() : "");
-      f["value_base64"].set_string_value(absl::Base64Escape(absl::string_view(data, m->len())));
-      json = DeterministicJson(s);
-    }
+    const absl::StatusOr<std::string> json = RecordJson(type, *m, config.lag, seen);
     if (json.ok()) {
       std::printf("%s\n", json->c_str());
     } else {

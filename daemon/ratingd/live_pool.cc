@@ -54,6 +54,31 @@ absl::Status LivePool::CreateBootstrap() {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The regret-matching state of pool `pool`'s snapshot.
+absl::StatusOr<ratings::MaximalLotteryState> MlStateOf(const v1::MlSnapshot& m,
+                                                       const std::string& pool) {
+  ratings::MaximalLotteryState ml;
+  ml.refused = m.refused();
+  ml.size = m.size();
+  if (m.n_row_size() != m.n_col_size() || m.n_row_size() != m.n_value_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", pool, "': ml counts disagree"));
+  }
+  for (int i = 0; i < m.n_row_size(); ++i) {
+    ml.counts.push_back({m.n_row(i), m.n_col(i), m.n_value(i)});
+  }
+  ml.regrets = ToVector(m.regrets());
+  ml.last_regret = ToVector(m.last_regret());
+  ml.average_sum = ToVector(m.average_sum());
+  ml.average_weight = m.average_weight();
+  ml.iterations = m.iterations();
+  ml.averaging_step = m.averaging_step();
+  return ml;
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
     v1::PoolSnapshot s, const LivePoolConfig& config, std::vector<DedupWindow::Segment> segments) {
   ratings::PoolState state;
@@ -66,23 +91,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   state.points = ToVector(s.points());
   state.result_counts = ToVector(s.result_counts());
   if (s.has_ml()) {
-    const v1::MlSnapshot& m = s.ml();
-    ratings::MaximalLotteryState ml;
-    ml.refused = m.refused();
-    ml.size = m.size();
-    if (m.n_row_size() != m.n_col_size() || m.n_row_size() != m.n_value_size()) {
-      return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ml counts disagree"));
-    }
-    for (int i = 0; i < m.n_row_size(); ++i) {
-      ml.counts.push_back({m.n_row(i), m.n_col(i), m.n_value(i)});
-    }
-    ml.regrets = ToVector(m.regrets());
-    ml.last_regret = ToVector(m.last_regret());
-    ml.average_sum = ToVector(m.average_sum());
-    ml.average_weight = m.average_weight();
-    ml.iterations = m.iterations();
-    ml.averaging_step = m.averaging_step();
-    state.ml = std::move(ml);
+    ASSIGN_OR_RETURN(state.ml, MlStateOf(s.ml(), s.pool()));
   }
   absl::StatusOr<ratings::Pool> pool = ratings::Pool::FromState(config.options, state);
   if (!pool.ok()) {
@@ -205,19 +214,9 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
                                                   std::vector<v1::RankingDelta>* deltas,
                                                   std::optional<MlJob>* ml_job) {
   if (dedup_.Contains(game_id)) return Outcome::kDuplicate;
-  // Ratings and ranks before the result, per model (nullopt: the agent is new).
-  Before& elo_before = scratch_.elo_before;
-  Before& sco_before = scratch_.sco_before;
-  elo_before.clear();
-  sco_before.clear();
-  for (const ratings::Standing& s : result.standings) {
-    const ratings::AgentId* id = pool_.index().Find(s.agent);
-    const auto before = [&](const ratings::RankedOrder& order) {
-      return id ? std::optional(std::pair(order.Rating(*id), order.Rank(*id))) : std::nullopt;
-    };
-    elo_before.push_back(pool_.elo() ? before(elo_order_) : std::nullopt);
-    sco_before.push_back(pool_.sco() ? before(sco_order_) : std::nullopt);
-  }
+  CaptureBefore(result);
+  const Before& elo_before = scratch_.elo_before;
+  const Before& sco_before = scratch_.sco_before;
   RETURN_IF_ERROR(pool_.Apply(result));
   dedup_.InsertAbsent(game_id);  // Contains was false above
   const absl::Span<const ratings::AgentId> ids = pool_.last_applied().agents;  // by standing
@@ -249,6 +248,28 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     AppendDelta(sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
   }
   deltas->resize(used);
+  ScheduleMl(game_id, event_time, ml_job);
+  return Outcome::kApplied;
+}
+
+void LivePool::CaptureBefore(const ratings::Result& result) {
+  // Ratings and ranks before the result, per model (nullopt: the agent is new).
+  Before& elo_before = scratch_.elo_before;
+  Before& sco_before = scratch_.sco_before;
+  elo_before.clear();
+  sco_before.clear();
+  for (const ratings::Standing& s : result.standings) {
+    const ratings::AgentId* id = pool_.index().Find(s.agent);
+    const auto before = [&](const ratings::RankedOrder& order) {
+      return id ? std::optional(std::pair(order.Rating(*id), order.Rank(*id))) : std::nullopt;
+    };
+    elo_before.push_back(pool_.elo() ? before(elo_order_) : std::nullopt);
+    sco_before.push_back(pool_.sco() ? before(sco_order_) : std::nullopt);
+  }
+}
+
+void LivePool::ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
+                          std::optional<MlJob>* ml_job) {
   const ratings::MaximalLottery* ml = pool_.ml();
   if (ml != nullptr && !ml->refused() && config_.ml_solve_every > 0 &&
       pool_.results() % config_.ml_solve_every == 0) {
@@ -261,7 +282,6 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     job.copy = std::make_shared<ratings::Pool>(pool_);
     *ml_job = std::move(job);
   }
-  return Outcome::kApplied;
 }
 
 void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings,

@@ -131,6 +131,11 @@ class LivePool {
   // The replicas from a snapshot (FromSnapshot), or from the point ratings of `state` when
   // the snapshot has none or another number of them.
   absl::Status RestoreBootstrap(const v1::PoolSnapshot& s, const ratings::PoolState& state);
+  // Apply's steps: each standing's rating and rank before the result, per model, into
+  // scratch_; and the ml job, when the result is one at which a solve is due.
+  void CaptureBefore(const ratings::Result& result);
+  void ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
+                  std::optional<MlJob>* ml_job);
   void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
                    uint64_t& sequence, absl::Span<const ratings::AgentId> ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,

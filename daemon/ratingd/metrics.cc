@@ -21,203 +21,151 @@ Histogram::BucketBoundaries LatencyBuckets() {
           1e-2, 2.5e-2, 5e-2, 0.1,  0.25, 0.5,    1.0,  2.5,  5.0,    10.0};
 }
 
+prometheus::Family<prometheus::Counter>& CounterFamily(prometheus::Registry& r, const char* name,
+                                                       const char* help) {
+  return BuildCounter().Name(name).Help(help).Register(r);
+}
+
+prometheus::Family<prometheus::Gauge>& GaugeFamily(prometheus::Registry& r, const char* name,
+                                                   const char* help) {
+  return BuildGauge().Name(name).Help(help).Register(r);
+}
+
+// A family of one unlabelled series, and that series.
+prometheus::Counter& NewCounter(prometheus::Registry& r, const char* name, const char* help) {
+  return CounterFamily(r, name, help).Add({});
+}
+
+prometheus::Gauge& NewGauge(prometheus::Registry& r, const char* name, const char* help) {
+  return GaugeFamily(r, name, help).Add({});
+}
+
+Histogram& NewHistogram(prometheus::Registry& r, const char* name, const char* help) {
+  return BuildHistogram().Name(name).Help(help).Register(r).Add({}, LatencyBuckets());
+}
+
 }  // namespace
 
 Metrics::Metrics(size_t max_pools, const std::string& librdkafka_version)
     : registry_(std::make_shared<prometheus::Registry>()), max_pools_(max_pools) {
   prometheus::Registry& r = *registry_;
+  RegisterResultMetrics(r, librdkafka_version);
+  RegisterKafkaMetrics(r);
+  RegisterSnapshotMetrics(r);
+  RegisterTransactionMetrics(r);
+  RegisterPoolMetrics(r);
+}
+
+// The metrics of results read, applied and published.
+void Metrics::RegisterResultMetrics(prometheus::Registry& r,
+                                    const std::string& librdkafka_version) {
   BuildGauge()
       .Name("ratingd_build_info")
       .Help("Build information; always 1")
       .Register(r)
       .Add({{"version", RATINGD_VERSION}, {"librdkafka_version", librdkafka_version}})
       .Set(1);
-  consumed_family_ = &BuildCounter()
-                          .Name("ratingd_records_consumed_total")
-                          .Help("Records read from the results topic")
-                          .Register(r);
-  rejected_family_ = &BuildCounter()
-                          .Name("ratingd_results_rejected_total")
-                          .Help("Invalid records sent to the DLQ, by reason")
-                          .Register(r);
+  consumed_family_ =
+      &CounterFamily(r, "ratingd_records_consumed_total", "Records read from the results topic");
+  rejected_family_ = &CounterFamily(r, "ratingd_results_rejected_total",
+                                    "Invalid records sent to the DLQ, by reason");
   for (const std::string& reason : RejectionReasons()) Rejected(reason);
-  applied_ = &BuildCounter()
-                  .Name("ratingd_results_applied_total")
-                  .Help("Results applied to the models")
-                  .Register(r)
-                  .Add({});
-  duplicate_ = &BuildCounter()
-                    .Name("ratingd_results_duplicate_total")
-                    .Help("Results skipped because their game id was in the pool's window")
-                    .Register(r)
-                    .Add({});
+  applied_ = &NewCounter(r, "ratingd_results_applied_total", "Results applied to the models");
+  duplicate_ = &NewCounter(r, "ratingd_results_duplicate_total",
+                           "Results skipped because their game id was in the pool's window");
   update_duration_ =
-      &BuildHistogram()
-           .Name("ratingd_update_duration_seconds")
-           .Help("Time to apply one result to every model of its pool and compute its deltas")
-           .Register(r)
-           .Add({}, LatencyBuckets());
-  end_to_end_ = &BuildHistogram()
-                     .Name("ratingd_end_to_end_latency_seconds")
-                     .Help("Result event time to delta acknowledged by the broker")
-                     .Register(r)
-                     .Add({}, LatencyBuckets());
-  ingest_ = &BuildHistogram()
-                 .Name("ratingd_ingest_latency_seconds")
-                 .Help(
-                     "Record timestamp (producer send time) to ratingd reading it: the "
-                     "input half of the end-to-end latency")
-                 .Register(r)
-                 .Add({}, LatencyBuckets());
-  ml_solve_ = &BuildHistogram()
-                   .Name("ratingd_ml_solve_duration_seconds")
-                   .Help("Regret-matching solve of one pool's maximal lottery (off the hot path)")
-                   .Register(r)
-                   .Add({}, LatencyBuckets());
-  deltas_family_ = &BuildCounter()
-                        .Name("ratingd_deltas_published_total")
-                        .Help("Ranking deltas produced, by model")
-                        .Register(r);
+      &NewHistogram(r, "ratingd_update_duration_seconds",
+                    "Time to apply one result to every model of its pool and compute its deltas");
+  end_to_end_ = &NewHistogram(r, "ratingd_end_to_end_latency_seconds",
+                              "Result event time to delta acknowledged by the broker");
+  ingest_ = &NewHistogram(r, "ratingd_ingest_latency_seconds",
+                          "Record timestamp (producer send time) to ratingd reading it: the input "
+                          "half of the end-to-end latency");
+  ml_solve_ =
+      &NewHistogram(r, "ratingd_ml_solve_duration_seconds",
+                    "Regret-matching solve of one pool's maximal lottery (off the hot path)");
+  deltas_family_ =
+      &CounterFamily(r, "ratingd_deltas_published_total", "Ranking deltas produced, by model");
   for (ratings::Model m : ratings::kModels) DeltasPublished(std::string(ratings::ModelName(m)));
-  leaderboards_ = &BuildCounter()
-                       .Name("ratingd_leaderboards_published_total")
-                       .Help("Leaderboards produced to the compacted topic")
-                       .Register(r)
-                       .Add({});
-  dlq_ = &BuildCounter()
-              .Name("ratingd_dlq_records_total")
-              .Help("Records produced to the dead-letter topic")
-              .Register(r)
-              .Add({});
-  kafka_errors_family_ = &BuildCounter()
-                              .Name("ratingd_kafka_errors_total")
-                              .Help("Errors reported by librdkafka, by error code")
-                              .Register(r);
-  lag_family_ = &BuildGauge()
-                     .Name("ratingd_consumer_lag_records")
-                     .Help("High watermark minus the next offset ratingd will apply")
-                     .Register(r);
-  last_record_family_ = &BuildGauge()
-                             .Name("ratingd_last_processed_record_timestamp_seconds")
-                             .Help("Kafka timestamp of the last record processed")
-                             .Register(r);
-  assigned_ = &BuildGauge()
-                   .Name("ratingd_assigned_partitions")
-                   .Help("Partitions of the results topic assigned to this instance")
-                   .Register(r)
-                   .Add({});
-  rebalance_family_ = &BuildCounter()
-                           .Name("ratingd_rebalances_total")
-                           .Help("Consumer group rebalance events")
-                           .Register(r);
-  snapshot_duration_ = &BuildHistogram()
-                            .Name("ratingd_snapshot_duration_seconds")
-                            .Help("Time to capture and durably write one partition's snapshot")
-                            .Register(r)
-                            .Add({}, LatencyBuckets());
-  snapshot_size_family_ =
-      &BuildGauge()
-           .Name("ratingd_snapshot_size_bytes")
-           .Help(
-               "Bytes the last snapshot wrote to the snapshots topic (its chunks and new "
-               "de-duplication segments), per partition")
-           .Register(r);
-  last_snapshot_ = &BuildGauge()
-                        .Name("ratingd_last_snapshot_timestamp_seconds")
-                        .Help("Unix time of the last successful snapshot")
-                        .Register(r)
-                        .Add({});
-  snapshot_failures_ = &BuildCounter()
-                            .Name("ratingd_snapshot_failures_total")
-                            .Help("Snapshots that could not be written")
-                            .Register(r)
-                            .Add({});
-  restore_duration_ = &BuildHistogram()
-                           .Name("ratingd_restore_duration_seconds")
-                           .Help("Time to restore one partition from its snapshot")
-                           .Register(r)
-                           .Add({}, LatencyBuckets());
-  transactions_family_ = &BuildCounter()
-                              .Name("ratingd_transactions_total")
-                              .Help("Kafka transactions ended, by outcome (committed, aborted)")
-                              .Register(r);
-  commit_duration_ = &BuildHistogram()
-                          .Name("ratingd_transaction_commit_duration_seconds")
-                          .Help("Time to send the offsets and commit one transaction")
-                          .Register(r)
-                          .Add({}, LatencyBuckets());
-  last_commit_ = &BuildGauge()
-                      .Name("ratingd_last_commit_timestamp_seconds")
-                      .Help(
-                          "Unix time of the last transaction commit (or commit point with "
-                          "nothing to commit)")
-                      .Register(r)
-                      .Add({});
-  restoring_ = &BuildGauge()
-                    .Name("ratingd_partitions_restoring")
-                    .Help("Assigned partitions being restored or replayed (not yet emitting)")
-                    .Register(r)
-                    .Add({});
-  replayed_ = &BuildCounter()
-                   .Name("ratingd_replayed_records_total")
-                   .Help(
-                       "Records replayed into restored state without emitting (already "
-                       "committed before)")
-                   .Register(r)
-                   .Add({});
-  pool_agents_family_ =
-      &BuildGauge().Name("ratingd_pool_agents").Help("Agents in a pool").Register(r);
-  pool_results_family_ = &BuildCounter()
-                              .Name("ratingd_pool_results_total")
-                              .Help("Results applied to a pool")
-                              .Register(r);
+  leaderboards_ = &NewCounter(r, "ratingd_leaderboards_published_total",
+                              "Leaderboards produced to the compacted topic");
+  dlq_ = &NewCounter(r, "ratingd_dlq_records_total", "Records produced to the dead-letter topic");
+}
+
+// The metrics of the Kafka clients: errors, lag, assignment, rebalances.
+void Metrics::RegisterKafkaMetrics(prometheus::Registry& r) {
+  kafka_errors_family_ = &CounterFamily(r, "ratingd_kafka_errors_total",
+                                        "Errors reported by librdkafka, by error code");
+  lag_family_ = &GaugeFamily(r, "ratingd_consumer_lag_records",
+                             "High watermark minus the next offset ratingd will apply");
+  last_record_family_ = &GaugeFamily(r, "ratingd_last_processed_record_timestamp_seconds",
+                                     "Kafka timestamp of the last record processed");
+  assigned_ = &NewGauge(r, "ratingd_assigned_partitions",
+                        "Partitions of the results topic assigned to this instance");
+  rebalance_family_ =
+      &CounterFamily(r, "ratingd_rebalances_total", "Consumer group rebalance events");
+}
+
+// The metrics of snapshots and restores.
+void Metrics::RegisterSnapshotMetrics(prometheus::Registry& r) {
+  snapshot_duration_ = &NewHistogram(r, "ratingd_snapshot_duration_seconds",
+                                     "Time to capture and durably write one partition's snapshot");
+  snapshot_size_family_ = &GaugeFamily(r, "ratingd_snapshot_size_bytes",
+                                       "Bytes the last snapshot wrote to the snapshots topic (its "
+                                       "chunks and new de-duplication segments), per partition");
+  last_snapshot_ = &NewGauge(r, "ratingd_last_snapshot_timestamp_seconds",
+                             "Unix time of the last successful snapshot");
+  snapshot_failures_ =
+      &NewCounter(r, "ratingd_snapshot_failures_total", "Snapshots that could not be written");
+  restore_duration_ = &NewHistogram(r, "ratingd_restore_duration_seconds",
+                                    "Time to restore one partition from its snapshot");
+}
+
+// The metrics of transactions, restoring and replay.
+void Metrics::RegisterTransactionMetrics(prometheus::Registry& r) {
+  transactions_family_ = &CounterFamily(
+      r, "ratingd_transactions_total", "Kafka transactions ended, by outcome (committed, aborted)");
+  commit_duration_ = &NewHistogram(r, "ratingd_transaction_commit_duration_seconds",
+                                   "Time to send the offsets and commit one transaction");
+  last_commit_ = &NewGauge(
+      r, "ratingd_last_commit_timestamp_seconds",
+      "Unix time of the last transaction commit (or commit point with nothing to commit)");
+  restoring_ = &NewGauge(r, "ratingd_partitions_restoring",
+                         "Assigned partitions being restored or replayed (not yet emitting)");
+  replayed_ = &NewCounter(
+      r, "ratingd_replayed_records_total",
+      "Records replayed into restored state without emitting (already committed before)");
+}
+
+// The metrics of pools, their models, suggestions and readiness.
+void Metrics::RegisterPoolMetrics(prometheus::Registry& r) {
+  pool_agents_family_ = &GaugeFamily(r, "ratingd_pool_agents", "Agents in a pool");
+  pool_results_family_ =
+      &CounterFamily(r, "ratingd_pool_results_total", "Results applied to a pool");
   exploitability_family_ =
-      &BuildGauge()
-           .Name("ratingd_ml_exploitability")
-           .Help("Exploitability of a pool's last maximal-lottery solution (0 = exact)")
-           .Register(r);
-  disagreement_family_ = &BuildGauge()
-                              .Name("ratingd_rank_disagreement_ratio")
-                              .Help(
-                                  "Normalised Kendall-tau distance between two models' rankings "
-                                  "of a pool (a cycle or clone alarm)")
-                              .Register(r);
-  top_changes_family_ = &BuildCounter()
-                             .Name("ratingd_top_changes_total")
-                             .Help("Times a pool's rank-1 agent changed, per model")
-                             .Register(r);
-  ml_refused_ = &BuildGauge()
-                     .Name("ratingd_ml_refused_pools")
-                     .Help("Pools above the ml agent limit, for which ml is off")
-                     .Register(r)
-                     .Add({});
-  suggestions_family_ = &BuildCounter()
-                             .Name("ratingd_suggestions_total")
-                             .Help(
-                                 "Suggested matches answered by /v1/pools/{pool}/suggest, per "
-                                 "strategy (one per pair in a 200 reply)")
-                             .Register(r);
+      &GaugeFamily(r, "ratingd_ml_exploitability",
+                   "Exploitability of a pool's last maximal-lottery solution (0 = exact)");
+  disagreement_family_ = &GaugeFamily(r, "ratingd_rank_disagreement_ratio",
+                                      "Normalised Kendall-tau distance between two models' "
+                                      "rankings of a pool (a cycle or clone alarm)");
+  top_changes_family_ = &CounterFamily(r, "ratingd_top_changes_total",
+                                       "Times a pool's rank-1 agent changed, per model");
+  ml_refused_ = &NewGauge(r, "ratingd_ml_refused_pools",
+                          "Pools above the ml agent limit, for which ml is off");
+  suggestions_family_ = &CounterFamily(r, "ratingd_suggestions_total",
+                                       "Suggested matches answered by /v1/pools/{pool}/suggest, "
+                                       "per strategy (one per pair in a 200 reply)");
   for (const char* strategy : {"uniform", "ucb", "ml"}) {
     suggestions_family_->Add({{"strategy", strategy}});
   }
-  top_rating_family_ = &BuildGauge()
-                            .Name("ratingd_top_agent_rating")
-                            .Help("Rating of one of a pool's best agents (elo, sco)")
-                            .Register(r);
-  top_ci_low_family_ = &BuildGauge()
-                            .Name("ratingd_top_agent_ci_low")
-                            .Help("Low end of the 95% interval of one of a pool's best agents")
-                            .Register(r);
-  top_ci_high_family_ = &BuildGauge()
-                             .Name("ratingd_top_agent_ci_high")
-                             .Help("High end of the 95% interval of one of a pool's best agents")
-                             .Register(r);
-  pools_ = &BuildGauge().Name("ratingd_pools").Help("Pools held in memory").Register(r).Add({});
-  ready_ = &BuildGauge()
-                .Name("ratingd_ready")
-                .Help("1 once snapshots are restored and partitions assigned")
-                .Register(r)
-                .Add({});
+  top_rating_family_ = &GaugeFamily(r, "ratingd_top_agent_rating",
+                                    "Rating of one of a pool's best agents (elo, sco)");
+  top_ci_low_family_ = &GaugeFamily(r, "ratingd_top_agent_ci_low",
+                                    "Low end of the 95% interval of one of a pool's best agents");
+  top_ci_high_family_ = &GaugeFamily(r, "ratingd_top_agent_ci_high",
+                                     "High end of the 95% interval of one of a pool's best agents");
+  pools_ = &NewGauge(r, "ratingd_pools", "Pools held in memory");
+  ready_ = &NewGauge(r, "ratingd_ready", "1 once snapshots are restored and partitions assigned");
 }
 
 prometheus::Counter& Metrics::Consumed(const std::string& topic, int32_t partition) {

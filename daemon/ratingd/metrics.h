@@ -95,6 +95,13 @@ class Metrics {
   size_t max_pools_;
   absl::flat_hash_map<std::string, std::string> pool_labels_;
 
+  // The constructor's steps, each registering one group of metrics in `r`.
+  void RegisterResultMetrics(prometheus::Registry& r, const std::string& librdkafka_version);
+  void RegisterKafkaMetrics(prometheus::Registry& r);
+  void RegisterSnapshotMetrics(prometheus::Registry& r);
+  void RegisterTransactionMetrics(prometheus::Registry& r);
+  void RegisterPoolMetrics(prometheus::Registry& r);
+
   prometheus::Family<prometheus::Counter>* consumed_family_;
   prometheus::Family<prometheus::Counter>* rejected_family_;
   prometheus::Family<prometheus::Counter>* deltas_family_;
