@@ -16,16 +16,31 @@ void GameCounts::Resize(size_t n) {
 
 void GameCounts::Update(const IndexedResult& result) {
   const size_t k = result.size();
+  const auto add = [&](size_t i, size_t below, size_t tied) {
+    games_[result.agents[i]] += result.weight * static_cast<double>(k - 1);
+    points_[result.agents[i]] +=
+        result.weight * (static_cast<double>(below) + 0.5 * static_cast<double>(tied));
+    ++results_[result.agents[i]];
+  };
+  // Agents below and tied with each standing: by pairs for the usual few agents (no
+  // sorting, no buffer), by binary search in the sorted ranks for many.
+  if (k <= kPairwiseMax) {
+    for (size_t i = 0; i < k; ++i) {
+      size_t below = 0, tied = 0;
+      for (size_t j = 0; j < k; ++j) {
+        below += result.ranks[j] > result.ranks[i];
+        tied += j != i && result.ranks[j] == result.ranks[i];
+      }
+      add(i, below, tied);
+    }
+    return;
+  }
   sorted_ranks_.assign(result.ranks.begin(), result.ranks.end());
   std::sort(sorted_ranks_.begin(), sorted_ranks_.end());
   for (size_t i = 0; i < k; ++i) {
-    const uint32_t rank = result.ranks[i];
-    const auto [first, last] = std::equal_range(sorted_ranks_.begin(), sorted_ranks_.end(), rank);
-    const double below = static_cast<double>(sorted_ranks_.end() - last);
-    const double tied = static_cast<double>(last - first - 1);
-    games_[result.agents[i]] += result.weight * static_cast<double>(k - 1);
-    points_[result.agents[i]] += result.weight * (below + 0.5 * tied);
-    ++results_[result.agents[i]];
+    const auto [first, last] =
+        std::equal_range(sorted_ranks_.begin(), sorted_ranks_.end(), result.ranks[i]);
+    add(i, static_cast<size_t>(sorted_ranks_.end() - last), static_cast<size_t>(last - first - 1));
   }
 }
 

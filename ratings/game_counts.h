@@ -35,6 +35,8 @@ class GameCounts {
   size_t size() const { return games_.size(); }
 
  private:
+  // Update counts by pairs up to this many agents, by sorting above.
+  static constexpr size_t kPairwiseMax = 16;
   std::vector<double> games_;
   std::vector<double> points_;
   std::vector<uint64_t> results_;

@@ -65,8 +65,19 @@ ResultProblem CheckResult(const Result& result, const ResultLimits& limits, std:
     return Fail(ResultProblem::kBadWeight, message,
                 absl::StrCat("weight ", result.weight, " is not a finite number > 0"));
   }
+  // Repeated agents: by pairs for the usual few standings (no allocation), by a hash set
+  // for many.
+  constexpr size_t kPairwiseMax = 16;
   absl::flat_hash_set<std::string_view> seen;
-  seen.reserve(k);
+  if (k > kPairwiseMax) seen.reserve(k);
+  const auto repeated = [&](size_t i) {
+    const std::string& agent = result.standings[i].agent;
+    if (k > kPairwiseMax) return !seen.insert(agent).second;
+    for (size_t j = 0; j < i; ++j) {
+      if (result.standings[j].agent == agent) return true;
+    }
+    return false;
+  };
   for (size_t i = 0; i < k; ++i) {
     const Standing& s = result.standings[i];
     if (s.agent.empty()) {
@@ -87,7 +98,7 @@ ResultProblem CheckResult(const Result& result, const ResultLimits& limits, std:
       return Fail(ResultProblem::kBadScore, message,
                   absl::StrCat("standings[", i, "]: non-finite score for agent '", s.agent, "'"));
     }
-    if (!seen.insert(s.agent).second) {
+    if (repeated(i)) {
       return Fail(ResultProblem::kDuplicateAgent, message,
                   absl::StrCat("standings[", i, "]: agent '", s.agent, "' appears twice"));
     }

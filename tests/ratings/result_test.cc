@@ -99,6 +99,25 @@ TEST(ResultTest, EveryValidationErrorNamesTheProblem) {
   EXPECT_EQ(CheckResult(TwoPlayer(), limits, nullptr), ResultProblem::kNone);
 }
 
+// A repeated agent is found by pairs among a few standings and by a hash set among many
+// (more than 16); either way the message names the first standing that repeats one before it.
+TEST(ResultTest, RepeatedAgentIsNamedAtItsSecondStandingFewOrMany) {
+  for (size_t k : {3, 40}) {
+    Result r;
+    for (size_t i = 0; i < k; ++i) {
+      r.standings.push_back({absl::StrCat("a", i), static_cast<uint32_t>(i + 1), std::nullopt});
+    }
+    r.standings[k - 1].agent = "a1";
+    EXPECT_THAT(
+        ValidateResult(r, {}),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 HasSubstr(absl::StrCat("standings[", k - 1, "]: agent 'a1' appears twice"))))
+        << k;
+    r.standings[k - 1].agent = "other";
+    EXPECT_THAT(ValidateResult(r, {}), IsOk()) << k;
+  }
+}
+
 TEST(ResultTest, LimitsAreInclusive) {
   Result r = TwoPlayer();
   r.standings[0].agent = std::string(8, 'x');

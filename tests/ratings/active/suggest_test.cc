@@ -49,6 +49,32 @@ TEST(GameCountsTest, AResultIsKMinusOneGamesPerAgentWithTiesAsHalf) {
   EXPECT_EQ(counts.results(), (std::vector<uint64_t>{1, 1, 1}));  // one result, whatever its weight
 }
 
+// Update counts by pairs for a few agents and by sorting for many (more than 16): both give
+// what the definition gives. 20 agents in 5 tied groups of 4 (ranks 1..5), weight 1: each
+// plays 19 games; an agent of group g (0 = best) beats the 4·(4 − g) agents below and ties
+// 3, so it earns 4·(4 − g) + 1.5 points. Then the first 3 of them alone, ranks 1, 1, 2.
+TEST(GameCountsTest, FewAndManyAgentsCountAlike) {
+  GameCounts counts;
+  counts.Resize(20);
+  std::vector<AgentId> ids;
+  std::vector<uint32_t> ranks;
+  for (AgentId a = 0; a < 20; ++a) {
+    ids.push_back(a);
+    ranks.push_back(a / 4 + 1);
+  }
+  counts.Update({ids, ranks, 1.0});
+  for (AgentId a = 0; a < 20; ++a) {
+    EXPECT_EQ(counts.games()[a], 19) << a;
+    EXPECT_EQ(counts.points()[a], 4.0 * (4 - a / 4) + 1.5) << a;
+  }
+  GameCounts few;
+  few.Resize(3);
+  const std::vector<uint32_t> few_ranks = {1, 1, 2};
+  few.Update({absl::MakeConstSpan(ids).first(3), few_ranks, 1.0});
+  EXPECT_EQ(few.games(), (std::vector<double>{2, 2, 2}));
+  EXPECT_EQ(few.points(), (std::vector<double>{1.5, 1.5, 0}));
+}
+
 TEST(GameCountsTest, PoolKeepsThemThroughExportAndFromState) {
   absl::StatusOr<Pool> pool = Pool::Create({});
   ASSERT_TRUE(pool.ok());
