@@ -46,21 +46,6 @@ void AddPermutationSpread(absl::Span<const std::vector<double>> finals,
   }
 }
 
-// The report's frame: method, counts, seed, skipped votes and the effective parameters.
-v1::RatingReport StartReport(const RateConfig& config, const ParamTable& params,
-                             const ratings::AgentIndex& index, const ratings::VoteSet& votes,
-                             int64_t skipped_votes) {
-  v1::RatingReport report;
-  report.set_method(config.method);
-  report.set_agents(static_cast<uint32_t>(index.size()));
-  report.set_results(static_cast<uint32_t>(votes.size()));
-  auto& extra = *report.mutable_extra()->mutable_fields();
-  extra["seed"] = NumberValue(static_cast<double>(config.seed));
-  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
-  *extra["params"].mutable_struct_value() = params.Values();
-  return report;
-}
-
 // The ranking by rating (ratings within `tie_tolerance` tie, docs/MODELS.md §9), with the
 // intervals when there are any.
 void FinishReport(const std::vector<double>& rating, double tie_tolerance,
@@ -75,9 +60,26 @@ void FinishReport(const std::vector<double>& rating, double tie_tolerance,
   if (!ci.empty()) SetIntervals(ci, index, report);
 }
 
-class EloBtRun : public VoteRun {
+// The batch fits' common frame.
+class BatchRun : public VoteRun {
+ protected:
+  using VoteRun::VoteRun;
+
+  // The report's frame: method, counts, and the common extra.
+  v1::RatingReport StartReport(const RateConfig& config, const ratings::AgentIndex& index,
+                               const ratings::VoteSet& votes, int64_t skipped_votes) const {
+    v1::RatingReport report;
+    report.set_method(config.method);
+    report.set_agents(static_cast<uint32_t>(index.size()));
+    report.set_results(static_cast<uint32_t>(votes.size()));
+    AddCommonExtra(config, skipped_votes, report);
+    return report;
+  }
+};
+
+class EloBtRun : public BatchRun {
  public:
-  EloBtRun() : VoteRun("elo-bt") {
+  EloBtRun() : BatchRun("elo-bt") {
     permuted_.permutations = 0;  // 0 = the MM fit
     params_.Add("prior", &bt_.prior)
         .Help(
@@ -128,7 +130,7 @@ class EloBtRun : public VoteRun {
                                              const ratings::AgentIndex& index,
                                              const ratings::VoteSet& votes,
                                              int64_t skipped_votes) const override {
-    v1::RatingReport report = StartReport(config, params_, index, votes, skipped_votes);
+    v1::RatingReport report = StartReport(config, index, votes, skipped_votes);
     auto& extra = *report.mutable_extra()->mutable_fields();
     // The one batch tally (ratings/voting), always sparse here: Bradley–Terry needs only the
     // pairs seen, so memory stays O(agents + pairs) (docs/CONTRACTS.md §5).
@@ -215,9 +217,9 @@ void AddScoSampling(ParamTable& table, Options& o) {
       .Bounds(0, std::nullopt, /*min_exclusive=*/true);
 }
 
-class ScoBatchRun : public VoteRun {
+class ScoBatchRun : public BatchRun {
  public:
-  ScoBatchRun() : VoteRun("sco-batch") {
+  ScoBatchRun() : BatchRun("sco-batch") {
     AddScoSampling(params_, o_);
     params_.Add("tau", &o_.tau)
         .Help("temperature of the sigmoid loss")
@@ -241,7 +243,7 @@ class ScoBatchRun : public VoteRun {
                                              const ratings::AgentIndex& index,
                                              const ratings::VoteSet& votes,
                                              int64_t skipped_votes) const override {
-    v1::RatingReport report = StartReport(config, params_, index, votes, skipped_votes);
+    v1::RatingReport report = StartReport(config, index, votes, skipped_votes);
     ratings::ScoBatchOptions o = o_;
     o.seed = config.seed;
     const absl::Time start = absl::Now();
@@ -262,9 +264,9 @@ class ScoBatchRun : public VoteRun {
   IntervalParams intervals_;
 };
 
-class ScoFyRun : public VoteRun {
+class ScoFyRun : public BatchRun {
  public:
-  ScoFyRun() : VoteRun("sco-fy") {
+  ScoFyRun() : BatchRun("sco-fy") {
     AddScoSampling(params_, o_);
     params_.Add("epsilon", &o_.epsilon)
         .Help("scale of the Gumbel perturbation")
@@ -284,7 +286,7 @@ class ScoFyRun : public VoteRun {
                                              const ratings::AgentIndex& index,
                                              const ratings::VoteSet& votes,
                                              int64_t skipped_votes) const override {
-    v1::RatingReport report = StartReport(config, params_, index, votes, skipped_votes);
+    v1::RatingReport report = StartReport(config, index, votes, skipped_votes);
     ratings::ScoFenchelYoungOptions o = o_;
     o.seed = config.seed;
     ASSIGN_OR_RETURN(const std::vector<double> rating,

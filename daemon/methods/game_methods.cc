@@ -111,10 +111,7 @@ class GameRun : public MethodRun {
     v1::RatingReport report;
     report.set_method(config.method);
     report.set_results(static_cast<uint32_t>(records.size()));
-    auto& extra = *report.mutable_extra()->mutable_fields();
-    *extra["params"].mutable_struct_value() = params_.Values();
-    extra["seed"] = NumberValue(static_cast<double>(config.seed));
-    extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
+    AddCommonExtra(config, skipped_votes, report);
     if (judgements.empty()) return report;
     ASSIGN_OR_RETURN(const games::Preferences prefs, games::AggregatePreferences(judgements));
     report.set_agents(static_cast<uint32_t>(prefs.models.size()));

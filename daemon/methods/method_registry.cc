@@ -122,6 +122,14 @@ absl::StatusOr<v1::RatingReport> MethodRun::RateVotes(const RateConfig& config,
   return absl::InternalError(absl::StrCat("--method '", config.method, "' does not rate votes"));
 }
 
+void MethodRun::AddCommonExtra(const RateConfig& config, int64_t skipped_votes,
+                               v1::RatingReport& report) const {
+  auto& extra = *report.mutable_extra()->mutable_fields();
+  *extra["params"].mutable_struct_value() = params_.Values();
+  extra["seed"] = NumberValue(static_cast<double>(config.seed));
+  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
+}
+
 absl::Span<const MethodInfo> Methods() { return kMethods; }
 
 std::vector<std::string> MethodNames() {

@@ -68,6 +68,12 @@ class MethodRun {
 
  protected:
   explicit MethodRun(std::string name) : params_(std::move(name)) {}
+
+  // What every report's extra holds (docs/CONTRACTS.md §2.2): params (every parameter with
+  // its effective value), seed (config.seed as given) and skipped_votes.
+  void AddCommonExtra(const RateConfig& config, int64_t skipped_votes,
+                      v1::RatingReport& report) const;
+
   ParamTable params_;  // over fields of the derived run
 };
 

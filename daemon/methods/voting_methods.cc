@@ -114,15 +114,6 @@ void AddOrder(const voting::SocialOrder& order, const ratings::AgentIndex& index
   }
 }
 
-// The effective parameters (defaults resolved), the seed and the skipped votes.
-void AddCommonExtra(const ParamTable& params, const RateConfig& config, int64_t skipped_votes,
-                    v1::RatingReport& report) {
-  auto& extra = *report.mutable_extra()->mutable_fields();
-  *extra["params"].mutable_struct_value() = params.Values();
-  extra["seed"] = NumberValue(static_cast<double>(config.seed));
-  extra["skipped_votes"] = NumberValue(static_cast<double>(skipped_votes));
-}
-
 Struct ByName(const std::vector<double>& values, const ratings::AgentIndex& index) {
   Struct out;
   for (size_t a = 0; a < values.size(); ++a) {
@@ -284,7 +275,7 @@ class VotingRun : public VoteRun {
     report.set_method(config.method);
     report.set_agents(static_cast<uint32_t>(index.size()));
     report.set_results(static_cast<uint32_t>(votes.size()));
-    AddCommonExtra(params_, config, skipped_votes, report);
+    AddCommonExtra(config, skipped_votes, report);
     RETURN_IF_ERROR(elect_({p_, index, votes, tally, name_priority}, report));
     return report;
   }
@@ -306,7 +297,7 @@ class NashAvgRun : public MethodRun {
                                                absl::Span<const ratings::io::ResultRecord> records,
                                                int64_t skipped_votes) const override {
     ASSIGN_OR_RETURN(v1::RatingReport report, RateNashAveraging(config.input, records, nash_));
-    AddCommonExtra(params_, config, skipped_votes, report);
+    AddCommonExtra(config, skipped_votes, report);
     return report;
   }
 

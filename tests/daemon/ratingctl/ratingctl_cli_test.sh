@@ -206,6 +206,28 @@ ml = {p["name"]: p for p in doc[2]["params"]}
 assert ml["max_iterations"] == dict(ml["max_iterations"], type="integer", default="1000000", min=1), ml
 assert ml["target"]["min_exclusive"] is True and ml["target"]["default"] == "0.001", ml
 PY
+# README.md's method tables name each parameter with its default: they agree with the table.
+python3 - "$tmp/methods.json" "$here/../../../README.md" <<'PY' || fail "README.md's method tables disagree with ratingctl methods"
+import json, re, sys
+table = {m["name"]: {p["name"]: p["default"] for p in m["params"]} for m in json.load(open(sys.argv[1]))}
+checked = 0
+for line in open(sys.argv[2]):
+    row = re.match(r"\| `([a-z-]+)` \| (.*?) \|", line)
+    if not row or row.group(1) not in table:
+        continue
+    for name, value in re.findall(r"`(\w+)` \(([^)]*)\)", row.group(2)):
+        params = table[row.group(1)]
+        assert name in params, (row.group(1), name, "not a parameter")
+        first = re.split(r"[,|\\ ]", value.replace("`", ""))[0]
+        default = params[name]
+        try:
+            same = float(first) == float(default)
+        except ValueError:
+            same = first == default
+        assert same, (row.group(1), name, value, default)
+        checked += 1
+assert checked >= 40, checked
+PY
 python3 -c 'import json,sys
 for m in json.load(open(sys.argv[1])):
     print(m["name"], m["input"], " ".join("--param %s=%s" % (p["name"], p["default"]) for p in m["params"]))' \
