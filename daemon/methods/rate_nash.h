@@ -1,7 +1,7 @@
 // `ratingctl rate --method nash-avg` (docs/MODELS.md §6): Nash averaging of agents against
 // tasks ([AE] §4.2.1; Balduzzi et al. 2018) on per-task scores. Wiring only: the score
 // matrix from the records, its per-task normalisation, the report. Parameters are parsed
-// by rate_voting.cc with the other methods of ratings/voting.
+// by voting_methods.cc with the other methods of ratings/voting.
 #pragma once
 
 #include "absl/status/statusor.h"

@@ -104,6 +104,9 @@ DRIFTS = {
     "one of a brace list is gone": (
         {"docs/GUIDE.md": CLEAN["docs/GUIDE.md"].replace("`../core.cc`", "`../{core,more}.cc`")},
         [("docs/GUIDE.md:8", "`../more.cc`")]),
+    "a path in a code span wrapped over two lines is gone": (
+        {"docs/NOTES.md": "# Notes\n\nSee `make\nall` and `lib/gone.h`.\n"},
+        [("docs/NOTES.md:4", "`lib/gone.h`")]),
     "a relative link is broken": (
         {"docs/GUIDE.md": CLEAN["docs/GUIDE.md"].replace("(../core.cc)", "(core.cc)")},
         [("docs/GUIDE.md:8", "`core.cc`")]),

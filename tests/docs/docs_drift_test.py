@@ -170,22 +170,49 @@ def candidate_words(tree, span):
         yield word
 
 
+def code_spans(text):
+    """(line, text) of each code span outside code blocks; a span wrapped over lines is
+    joined (directly after a '/' or ',', as in a wrapped brace list; else by a space) and
+    reported at the line it starts on."""
+    pending = None  # (line, text so far) of a span a line before opened
+    for number, line, in_fence in markdown_lines(text):
+        if in_fence or not line.strip():
+            pending = None
+            continue
+        rest = line
+        if pending is not None:
+            if "`" not in rest:
+                pending = (pending[0], join_wrapped(pending[1], rest.strip()))
+                continue
+            close = rest.index("`")
+            yield pending[0], join_wrapped(pending[1], rest[:close].strip())
+            rest, pending = rest[close + 1:], None
+        yield from ((number, span) for span in BACKTICKS.findall(rest))
+        leftover = BACKTICKS.sub("", rest)
+        if "`" in leftover:
+            pending = (number, leftover[leftover.index("`") + 1:].strip())
+
+
+def join_wrapped(first, second):
+    return first + second if first.endswith(("/", ",")) else f"{first} {second}"
+
+
 def check_paths(tree):
     findings = []
     for md in tree.files:
         if not md.endswith(".md"):
             continue
         folder = os.path.dirname(md)
+        for number, span in code_spans(tree.text(md) or ""):
+            for word in candidate_words(tree, span):
+                for path in expand_braces(word):
+                    if PLACEHOLDER.search(path) or PLACEHOLDER_NAME.search(path):
+                        continue
+                    if not path_exists(tree, folder, path):
+                        findings.append(f"{md}:{number}: `{path}` does not exist")
         for number, line, in_fence in markdown_lines(tree.text(md) or ""):
             if in_fence:
                 continue
-            for span in BACKTICKS.findall(line):
-                for word in candidate_words(tree, span):
-                    for path in expand_braces(word):
-                        if PLACEHOLDER.search(path) or PLACEHOLDER_NAME.search(path):
-                            continue
-                        if not path_exists(tree, folder, path):
-                            findings.append(f"{md}:{number}: `{path}` does not exist")
             for target in LINK.findall(BACKTICKS.sub("", line)):
                 if re.match(r"^[a-z][a-z0-9+.-]*:|^#|^/", target) or PLACEHOLDER.search(target):
                     continue
