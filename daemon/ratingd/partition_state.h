@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "daemon/ratingd/live_pool.h"
+#include "daemon/ratingd/snapshot_file.h"
 #include "ratingd/v1/snapshot.pb.h"
 
 namespace ratingd {
@@ -47,7 +48,8 @@ struct PartitionState {
   // from next_offset (at least `low`) to `high`; while replaying, from replay_until instead
   // (the replayed records were emitted before). Never negative.
   int64_t Lag(int64_t low, int64_t high) const;
-  // Stand-alone: with the sealed de-duplication segments in dedup_segments.
+  // Snapshots (partition_snapshot.cc). Stand-alone: with the sealed de-duplication
+  // segments in dedup_segments.
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
   // ToSnapshot with `group` and `written_unix_ms` set and without the dedup_segments (the
   // form of the snapshots topic's chunks), serialised without building the pools' messages
@@ -69,16 +71,5 @@ struct PartitionState {
 // A fingerprint of everything that must match for a snapshot to be continued exactly:
 // enabled models, their parameters, limits, dedup window and ml schedule.
 std::string ParamsFingerprint(const LivePoolConfig& config);
-
-std::string SnapshotPath(const std::string& dir, const std::string& topic, int32_t partition);
-
-// Atomic: writes <path>.tmp, fsyncs it, renames it over <path>, fsyncs the directory.
-// Returns the size written.
-absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snapshot& snapshot);
-// The same for an already serialised snapshot.
-absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes);
-// nullopt if the file does not exist; an error naming the file if it cannot be read or
-// parsed.
-absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path);
 
 }  // namespace ratingd

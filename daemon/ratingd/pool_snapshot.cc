@@ -1,0 +1,172 @@
+// A live pool in snapshots (docs/ARCHITECTURE.md §5): LivePool's snapshot members, its
+// part of the codec of which partition_snapshot.cc holds the partition's part.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/ratingd/live_pool.h"
+#include "daemon/ratingd/wire_format.h"
+#include "ratings/status_macros.h"
+
+namespace ratingd {
+namespace {
+
+template <typename T>
+std::vector<T> ToVector(const google::protobuf::RepeatedField<T>& field) {
+  return {field.begin(), field.end()};
+}
+
+// The regret-matching state of pool `pool`'s snapshot.
+absl::StatusOr<ratings::MaximalLotteryState> MlStateOf(const v1::MlSnapshot& m,
+                                                       const std::string& pool) {
+  ratings::MaximalLotteryState ml;
+  ml.refused = m.refused();
+  ml.size = m.size();
+  if (m.n_row_size() != m.n_col_size() || m.n_row_size() != m.n_value_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", pool, "': ml counts disagree"));
+  }
+  for (int i = 0; i < m.n_row_size(); ++i) {
+    ml.counts.push_back({m.n_row(i), m.n_col(i), m.n_value(i)});
+  }
+  ml.regrets = ToVector(m.regrets());
+  ml.last_regret = ToVector(m.last_regret());
+  ml.average_sum = ToVector(m.average_sum());
+  ml.average_weight = m.average_weight();
+  ml.iterations = m.iterations();
+  ml.averaging_step = m.averaging_step();
+  return ml;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
+    v1::PoolSnapshot s, const LivePoolConfig& config, std::vector<DedupWindow::Segment> segments) {
+  ratings::PoolState state;
+  state.agents.reserve(static_cast<size_t>(s.agents_size()));
+  for (std::string& name : *s.mutable_agents()) state.agents.push_back(std::move(name));
+  state.results = s.results();
+  state.elo = ToVector(s.elo());
+  state.sco = ToVector(s.sco());
+  state.games = ToVector(s.games());
+  state.points = ToVector(s.points());
+  state.result_counts = ToVector(s.result_counts());
+  if (s.has_ml()) {
+    ASSIGN_OR_RETURN(state.ml, MlStateOf(s.ml(), s.pool()));
+  }
+  absl::StatusOr<ratings::Pool> pool = ratings::Pool::FromState(config.options, state);
+  if (!pool.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pool '", s.pool(), "': ", pool.status().message()));
+  }
+  std::unique_ptr<LivePool> live(new LivePool(s.pool(), config, *std::move(pool)));
+  const size_t n = state.agents.size();
+  if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
+  if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
+  if (absl::Status restored = live->RestoreBootstrap(s, state); !restored.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", restored.message()));
+  }
+  if (segments.size() != s.dedup_segments()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': the snapshot refers to ",
+                                                   s.dedup_segments(), " de-duplication segments, ",
+                                                   segments.size(), " were found"));
+  }
+  if (absl::Status restored = live->dedup_.Restore(
+          std::move(segments), s.dedup_front_skip(), s.dedup_first_segment() + s.dedup_segments(),
+          {s.recent_game_ids().begin(), s.recent_game_ids().end()});
+      !restored.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", restored.message()));
+  }
+  live->elo_sequence_ = s.elo_sequence();
+  live->sco_sequence_ = s.sco_sequence();
+  live->ml_sequence_ = s.ml_sequence();
+  live->ml_last_rank_ = ToVector(s.ml_last_rank());
+  live->ml_last_rating_ = ToVector(s.ml_last_rating());
+  live->ml_last_lottery_ = ToVector(s.ml_last_lottery());
+  live->ml_exploitability_ = s.ml_last_exploitability();
+  if (live->ml_last_rank_.size() > n ||
+      live->ml_last_rating_.size() != live->ml_last_rank_.size() ||
+      live->ml_last_lottery_.size() != live->ml_last_rank_.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pool '", s.pool(), "': the last ml solution has the wrong size"));
+  }
+  return live;
+}
+
+absl::Status LivePool::RestoreBootstrap(const v1::PoolSnapshot& s,
+                                        const ratings::PoolState& state) {
+  RETURN_IF_ERROR(CreateBootstrap());
+  if (!bootstrap_) return absl::OkStatus();  // replicas in the snapshot are dropped
+  if (s.bootstrap_replicas() != bootstrap_->replicas()) {
+    // A snapshot without replicas (format 1 or 2, or taken with none), or with another
+    // number of them: every replica starts at the point rating (docs/MODELS.md §5.6).
+    return bootstrap_->StartAtPoint(state.elo, state.sco);
+  }
+  return bootstrap_->Restore({.replicas = s.bootstrap_replicas(),
+                              .elo = ToVector(s.elo_replicas()),
+                              .sco = ToVector(s.sco_replicas())});
+}
+
+v1::PoolSnapshot LivePool::ToSnapshot() const {
+  v1::PoolSnapshot s = ToSnapshotWithoutGameIds();
+  s.mutable_recent_game_ids()->Assign(dedup_.open().begin(), dedup_.open().end());
+  return s;
+}
+
+std::string LivePool::SnapshotBytes() const {
+  std::string out = ToSnapshotWithoutGameIds().SerializeAsString();
+  size_t ids = 0;
+  for (const std::string& id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
+  out.reserve(out.size() + ids);
+  constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
+  for (const std::string& id : dedup_.open()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
+  return out;
+}
+
+v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
+  const ratings::PoolState state = pool_.ExportState();
+  v1::PoolSnapshot s;
+  s.set_pool(name_);
+  s.set_dedup_first_segment(dedup_.open_seq() - dedup_.sealed().size());
+  s.set_dedup_segments(static_cast<uint32_t>(dedup_.sealed().size()));
+  s.set_dedup_front_skip(static_cast<uint32_t>(dedup_.front_skip()));
+  s.mutable_agents()->Assign(state.agents.begin(), state.agents.end());
+  s.set_results(state.results);
+  s.mutable_elo()->Assign(state.elo.begin(), state.elo.end());
+  s.mutable_sco()->Assign(state.sco.begin(), state.sco.end());
+  s.mutable_games()->Assign(state.games.begin(), state.games.end());
+  s.mutable_points()->Assign(state.points.begin(), state.points.end());
+  s.mutable_result_counts()->Assign(state.result_counts.begin(), state.result_counts.end());
+  if (bootstrap_) {
+    const ratings::OnlineBootstrapState replicas = bootstrap_->ExportState();
+    s.set_bootstrap_replicas(replicas.replicas);
+    s.mutable_elo_replicas()->Assign(replicas.elo.begin(), replicas.elo.end());
+    s.mutable_sco_replicas()->Assign(replicas.sco.begin(), replicas.sco.end());
+  }
+  if (state.ml) {
+    v1::MlSnapshot& m = *s.mutable_ml();
+    m.set_refused(state.ml->refused);
+    m.set_size(static_cast<uint32_t>(state.ml->size));
+    for (const auto& c : state.ml->counts) {
+      m.add_n_row(c.a);
+      m.add_n_col(c.b);
+      m.add_n_value(c.n);
+    }
+    m.mutable_regrets()->Assign(state.ml->regrets.begin(), state.ml->regrets.end());
+    m.mutable_last_regret()->Assign(state.ml->last_regret.begin(), state.ml->last_regret.end());
+    m.mutable_average_sum()->Assign(state.ml->average_sum.begin(), state.ml->average_sum.end());
+    m.set_average_weight(state.ml->average_weight);
+    m.set_iterations(state.ml->iterations);
+    m.set_averaging_step(state.ml->averaging_step);
+  }
+  s.set_elo_sequence(elo_sequence_);
+  s.set_sco_sequence(sco_sequence_);
+  s.set_ml_sequence(ml_sequence_);
+  s.mutable_ml_last_rank()->Assign(ml_last_rank_.begin(), ml_last_rank_.end());
+  s.mutable_ml_last_rating()->Assign(ml_last_rating_.begin(), ml_last_rating_.end());
+  s.mutable_ml_last_lottery()->Assign(ml_last_lottery_.begin(), ml_last_lottery_.end());
+  s.set_ml_last_exploitability(ml_exploitability_);
+  return s;
+}
+
+}  // namespace ratingd

@@ -1,0 +1,26 @@
+// Snapshot files (docs/ARCHITECTURE.md §5): <dir>/<topic>.<partition>.snapshot, written
+// atomically.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ratingd/v1/snapshot.pb.h"
+
+namespace ratingd {
+
+std::string SnapshotPath(const std::string& dir, const std::string& topic, int32_t partition);
+
+// Atomic: writes <path>.tmp, fsyncs it, renames it over <path>, fsyncs the directory.
+// Returns the size written.
+absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snapshot& snapshot);
+// The same for an already serialised snapshot.
+absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes);
+// nullopt if the file does not exist; an error naming the file if it cannot be read or
+// parsed.
+absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path);
+
+}  // namespace ratingd
