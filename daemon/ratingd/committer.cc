@@ -53,7 +53,7 @@ std::vector<PartitionOffset> Committer::OffsetsToCommit() const {
   std::vector<PartitionOffset> offsets;
   for (const auto& [p, state] : registry_->partitions()) {
     if (state.replaying()) continue;  // never move a commit backwards
-    if (state.committed_offset == state.next_offset || state.next_offset <= 0) continue;
+    if (state.committed_offset() == state.next_offset || state.next_offset <= 0) continue;
     offsets.push_back({p, state.next_offset});
   }
   return offsets;
@@ -63,9 +63,8 @@ void Committer::ProduceSnapshots(bool all, std::vector<PendingFile>* files) {
   if (all) last_snapshot_ = clock_->Now();
   for (auto& [p, state] : registry_->partitions()) {
     if (state.replaying()) continue;  // not at a committed point yet
-    if (!all && !state.snapshot_due) continue;
-    state.snapshot_due = false;
-    if (state.snapshot_offset == state.next_offset) continue;
+    if (!state.TakeSnapshotRequest() && !all) continue;
+    if (state.snapshot_offset() == state.next_offset) continue;
     const auto start = std::chrono::steady_clock::now();
     auto bytes = std::make_shared<std::string>(
         state.SerializeSnapshot(fingerprint_, config_.group, absl::ToUnixMillis(clock_->Now())));
@@ -138,15 +137,14 @@ void Committer::Committed(const std::vector<PartitionOffset>& offsets, absl::Tim
   metrics_->last_commit().Set(UnixSeconds(now));
   metrics_->commit_duration().Observe(absl::ToDoubleSeconds(now - start));
   for (const PartitionOffset& o : offsets) {
-    if (PartitionState* state = registry_->Find(o.partition))
-      state->committed_offset = o.next_offset;
+    if (PartitionState* state = registry_->Find(o.partition)) state->OffsetCommitted(o.next_offset);
   }
   if (!files.empty()) metrics_->last_snapshot().Set(UnixSeconds(now));
   // The committed snapshots also go to local files: a restart on this host whose
   // committed offset is still the file's skips reading the snapshots topic.
   for (PendingFile& f : files) {
     if (PartitionState* state = registry_->Find(f.partition))
-      state->snapshot_offset = f.next_offset;
+      state->SnapshotCommitted(f.next_offset);
     const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, f.partition);
     writer_.Submit([this, path, bytes = std::move(f.bytes), segments = std::move(f.segments)] {
       std::string file = *bytes;

@@ -6,7 +6,7 @@ namespace ratingd {
 
 PartitionState& PartitionRegistry::Insert(PartitionState state) {
   Drop(state.partition);
-  state.incarnation = next_incarnation_++;
+  state.incarnation_ = next_incarnation_++;
   const int32_t p = state.partition;
   for (const auto& [name, pool] : state.pools) pool_partition_[name] = p;
   return partitions_.insert_or_assign(p, std::move(state)).first->second;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -32,15 +33,32 @@ struct PartitionState {
   // another): they are replayed into `pools` without emitting anything.
   int64_t replay_until = 0;
   std::map<std::string, std::unique_ptr<LivePool>> pools;  // ordered: deterministic snapshots
-  // Bookkeeping of the instance holding the partition (not in snapshots):
-  int64_t committed_offset = -1;  // the offset last committed for it (-1: none)
-  int64_t snapshot_offset = -1;   // next_offset of its last committed snapshot (-1: none)
-  uint64_t incarnation = 0;       // a new number per restore: ml solves of an older one are void
+  bool replaying() const { return next_offset < replay_until; }
+
+  // Bookkeeping of the instance holding the partition (not in snapshots). Each field
+  // changes through the one operation named for it.
+  // The offset last committed for it (-1: none).
+  int64_t committed_offset() const { return committed_offset_; }
+  // next_offset of its last committed snapshot (-1: none).
+  int64_t snapshot_offset() const { return snapshot_offset_; }
+  // A new number per restore (set by PartitionRegistry::Insert): ml solves of an older one
+  // are void.
+  uint64_t incarnation() const { return incarnation_; }
   // A replay just ended: the next commit carries a snapshot, so that the next restore
   // replays at most what came after it (docs/ARCHITECTURE.md §4).
-  bool snapshot_due = false;
+  bool snapshot_due() const { return snapshot_due_; }
 
-  bool replaying() const { return next_offset < replay_until; }
+  // The restorer: the offsets the partition was restored at.
+  void Restored(int64_t committed, int64_t snapshot) {
+    committed_offset_ = committed;
+    snapshot_offset_ = snapshot;
+  }
+  // The committer: the offset or the snapshot a transaction committed.
+  void OffsetCommitted(int64_t offset) { committed_offset_ = offset; }
+  void SnapshotCommitted(int64_t offset) { snapshot_offset_ = offset; }
+  // The record processor at the end of a replay; the committer takes it when it snapshots.
+  void RequestSnapshot() { snapshot_due_ = true; }
+  bool TakeSnapshotRequest() { return std::exchange(snapshot_due_, false); }
 
   // The pool named `name`, created if new.
   absl::StatusOr<LivePool*> GetOrCreate(const std::string& name, const LivePoolConfig& config);
@@ -64,8 +82,15 @@ struct PartitionState {
                                                      const std::string& params_fingerprint);
 
  private:
+  friend class PartitionRegistry;  // the one writer of incarnation_
+
   // Format, offset and fingerprint: what both snapshot forms start with.
   v1::Snapshot SnapshotHeader(const std::string& params_fingerprint) const;
+
+  int64_t committed_offset_ = -1;
+  int64_t snapshot_offset_ = -1;
+  uint64_t incarnation_ = 0;
+  bool snapshot_due_ = false;
 };
 
 // A fingerprint of everything that must match for a snapshot to be continued exactly:

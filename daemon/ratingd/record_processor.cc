@@ -78,7 +78,7 @@ absl::Status RecordProcessor::Process(const ConsumedRecord& record) {
   if (!emit && !partition->replaying()) {
     Log(absl::StrCat("partition ", partition->partition, ": replayed to the committed offset ",
                      partition->replay_until, "; emitting from here"));
-    partition->snapshot_due = true;
+    partition->RequestSnapshot();
     CaughtUp(*partition);
   }
   return absl::OkStatus();
@@ -131,14 +131,14 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
       solver_->WaitIdle();
       AcceptMlSolutions();
     }
-    solver_->Submit(*std::move(job), {partition.partition, partition.incarnation, emit});
+    solver_->Submit(*std::move(job), {partition.partition, partition.incarnation(), emit});
   }
 }
 
 void RecordProcessor::AcceptMlSolutions() {
   for (SolvedMl& s : solver_->TakeSolved()) {
     PartitionState* partition = registry_->Find(s.ticket.partition);
-    if (partition == nullptr || partition->incarnation != s.ticket.incarnation) continue;
+    if (partition == nullptr || partition->incarnation() != s.ticket.incarnation) continue;
     auto pool = partition->pools.find(s.solution.job.pool);
     if (pool == partition->pools.end()) continue;
     LivePool& live = *pool->second;

@@ -60,8 +60,7 @@ absl::StatusOr<PartitionState> Restorer::Restore(int32_t partition) {
     }
   }
   state.replay_until = std::max<int64_t>(*committed, state.next_offset);
-  state.committed_offset = *committed;
-  state.snapshot_offset = had_snapshot || state.next_offset > 0 ? state.next_offset : -1;
+  state.Restored(*committed, had_snapshot || state.next_offset > 0 ? state.next_offset : -1);
   Log(absl::StrCat("partition ", partition, ": restored ", state.pools.size(), " pools at offset ",
                    state.next_offset, " from ", source,
                    "; replaying without emitting up to the committed offset ", state.replay_until));

@@ -35,8 +35,7 @@ struct Commits {
     state.topic = config.results_topic;
     state.partition = partition;
     state.next_offset = state.replay_until = next_offset;
-    state.committed_offset = committed;
-    state.snapshot_offset = snapshot;
+    state.Restored(committed, snapshot);
     LivePool* pool = *state.GetOrCreate(absl::StrCat("pool", partition), config.pool);
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
@@ -85,8 +84,8 @@ TEST(CommitterTest, CommitsTheOffsetsOfThePartitionsThatMovedOnly) {
   ASSERT_THAT(c.committer.Commit(/*with_snapshots=*/false), IsOk());
   EXPECT_EQ(c.broker.commits, 1);
   EXPECT_EQ(c.broker.committed_offsets, (std::map<int32_t, int64_t>{{0, 5}}));
-  EXPECT_EQ(c.registry.Find(0)->committed_offset, 5);
-  EXPECT_EQ(c.registry.Find(3)->committed_offset, 4);
+  EXPECT_EQ(c.registry.Find(0)->committed_offset(), 5);
+  EXPECT_EQ(c.registry.Find(3)->committed_offset(), 4);
   EXPECT_TRUE(c.broker.snapshots.empty());  // none asked for
   EXPECT_TRUE(c.committer.open());          // the next transaction began
   EXPECT_TRUE(c.sink.open());
@@ -105,7 +104,7 @@ TEST(CommitterTest, SnapshotsOnlyThePartitionsWhoseOffsetMoved) {
   EXPECT_TRUE(c.broker.committed_offsets.empty());  // but no offset moved
   ASSERT_EQ(c.broker.snapshots.size(), 1u);
   EXPECT_EQ(c.broker.snapshots.at(0).size(), 1u);  // one chunk
-  EXPECT_EQ(c.registry.Find(0)->snapshot_offset, 5);
+  EXPECT_EQ(c.registry.Find(0)->snapshot_offset(), 5);
   FakeSnapshotSource topic(&c.broker, c.config.group, c.config.results_topic);
   absl::StatusOr<std::optional<v1::Snapshot>> latest = topic.Latest(0);
   ASSERT_TRUE(latest.ok() && latest->has_value());
@@ -155,15 +154,15 @@ TEST(CommitterTest, CommitAndSnapshotsAreDueWithTheClockOrTheRecordCount) {
 TEST(CommitterTest, PartitionWhoseReplayEndedIsSnapshottedAtTheNextCommit) {
   Commits c;
   ASSERT_THAT(c.committer.Begin(), IsOk());
-  c.Hold(0, 5, 5, 2).snapshot_due = true;  // replayed from its snapshot at 2 up to 5
-  c.Hold(1, 7, 7, 3);                      // not due: waits for the snapshot interval
+  c.Hold(0, 5, 5, 2).RequestSnapshot();  // replayed from its snapshot at 2 up to 5
+  c.Hold(1, 7, 7, 3);                    // not due: waits for the snapshot interval
   ASSERT_THAT(c.committer.Commit(/*with_snapshots=*/false), IsOk());
   EXPECT_EQ(c.broker.commits, 1);
   ASSERT_EQ(c.broker.snapshots.size(), 1u);
   EXPECT_EQ(c.broker.snapshots.at(0).size(), 1u);
-  EXPECT_EQ(c.registry.Find(0)->snapshot_offset, 5);
-  EXPECT_FALSE(c.registry.Find(0)->snapshot_due);
-  EXPECT_EQ(c.registry.Find(1)->snapshot_offset, 3);
+  EXPECT_EQ(c.registry.Find(0)->snapshot_offset(), 5);
+  EXPECT_FALSE(c.registry.Find(0)->snapshot_due());
+  EXPECT_EQ(c.registry.Find(1)->snapshot_offset(), 3);
 }
 
 TEST(CommitterTest, AbortedCommitLeavesNothingVisible) {
@@ -175,8 +174,8 @@ TEST(CommitterTest, AbortedCommitLeavesNothingVisible) {
   EXPECT_EQ(c.broker.commits, 0);
   EXPECT_TRUE(c.broker.snapshots.empty());
   EXPECT_TRUE(c.broker.committed_offsets.empty());
-  EXPECT_EQ(c.registry.Find(0)->committed_offset, 3);
-  EXPECT_EQ(c.registry.Find(0)->snapshot_offset, -1);
+  EXPECT_EQ(c.registry.Find(0)->committed_offset(), 3);
+  EXPECT_EQ(c.registry.Find(0)->snapshot_offset(), -1);
   EXPECT_TRUE(c.committer.open());  // to be aborted by the caller
   ASSERT_THAT(c.committer.Abort(), IsOk());
   EXPECT_FALSE(c.committer.open());

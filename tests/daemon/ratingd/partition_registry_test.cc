@@ -25,12 +25,12 @@ PartitionState State(int32_t partition, const std::vector<std::string>& pools) {
 TEST(PartitionRegistryTest, InsertGivesEachRestoreANewIncarnation) {
   PartitionRegistry registry;
   EXPECT_TRUE(registry.empty());
-  const uint64_t first = registry.Insert(State(0, {"chess"})).incarnation;
-  const uint64_t other = registry.Insert(State(1, {"go"})).incarnation;
-  const uint64_t again = registry.Insert(State(0, {"chess"})).incarnation;  // restored again
-  EXPECT_EQ(std::set<uint64_t>({first, other, again}).size(), 3u);          // all different
+  const uint64_t first = registry.Insert(State(0, {"chess"})).incarnation();
+  const uint64_t other = registry.Insert(State(1, {"go"})).incarnation();
+  const uint64_t again = registry.Insert(State(0, {"chess"})).incarnation();  // restored again
+  EXPECT_EQ(std::set<uint64_t>({first, other, again}).size(), 3u);            // all different
   EXPECT_GT(again, first);
-  EXPECT_EQ(registry.Find(0)->incarnation, again);
+  EXPECT_EQ(registry.Find(0)->incarnation(), again);
   EXPECT_EQ(registry.size(), 2u);
   EXPECT_THAT(registry.Held(), ElementsAre(0, 1));
   EXPECT_EQ(registry.Find(2), nullptr);

@@ -75,7 +75,7 @@ TEST(RecordProcessorTest, ReplayedRecordsRebuildTheStateWithoutEmitting) {
   ASSERT_TRUE(p.Feed(0, 2, "chess").ok());  // the last committed record: caught up
   p.processor.FlushDeltas();
   EXPECT_EQ(p.sink.pending(), 0u);
-  EXPECT_TRUE(p.registry.Find(0)->snapshot_due);  // the next commit snapshots it
+  EXPECT_TRUE(p.registry.Find(0)->snapshot_due());  // the next commit snapshots it
   EXPECT_TRUE(p.leaderboards.IsDue("chess", Model::kElo));
   EXPECT_TRUE(p.leaderboards.IsDue("chess", Model::kSco));
   EXPECT_FALSE(p.leaderboards.IsDue("chess", Model::kMl));  // ml is off
