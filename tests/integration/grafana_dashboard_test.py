@@ -82,13 +82,17 @@ def variable_queries(dashboard):
 
 def exported_metrics(root):
     names = set()
-    for path, pattern in (("daemon/ratingd/metrics.cc", r'\.Name\("([a-z_:]+)"\)'),
+    # metrics.cc names each family in a builder call: CounterFamily(r, "name", ...), NewGauge,
+    # NewHistogram and the like, or BuildGauge().Name("name").
+    family = r'(?:\.Name\(|(?:CounterFamily|GaugeFamily|NewCounter|NewGauge|NewHistogram)\(\s*r,\s*)'
+    for path, pattern in (("daemon/ratingd/metrics.cc", family + r'"([a-z_:]+)"'),
                           ("daemon/ratingd/process_metrics.cc", r'Gauge\("([a-z_:]+)"')):
         with open(os.path.join(root, path)) as f:
             names |= set(re.findall(pattern, f.read()))
     histograms = set()
     with open(os.path.join(root, "daemon/ratingd/metrics.cc")) as f:
-        histograms = set(re.findall(r'BuildHistogram\(\)\s*\.Name\("([a-z_:]+)"\)', f.read()))
+        histograms = set(
+            re.findall(r'(?:BuildHistogram\(\)\s*\.Name\(|NewHistogram\(\s*r,\s*)"([a-z_:]+)"', f.read()))
     for h in histograms:
         names |= {h + "_bucket", h + "_sum", h + "_count"}
     return names
