@@ -60,10 +60,7 @@ int RateCommand(std::vector<std::string> params) {
     std::cout << ReportToTable(*report);
     return 0;
   }
-  auto json = ReportToJson(*report);
-  if (!json.ok()) return Fail(std::string(json.status().message()));
-  std::cout << *json << "\n";
-  return 0;
+  return PrintJson(*report);  // ReportToJson's document
 }
 
 int MethodsCommand() { return PrintJson(MethodsDocument()); }
