@@ -65,6 +65,10 @@ ResultProblem CheckResult(const Result& result, const ResultLimits& limits, std:
     return Fail(ResultProblem::kBadWeight, message,
                 absl::StrCat("weight ", result.weight, " is not a finite number > 0"));
   }
+  if (result.weight > kMaxWeight) {
+    return Fail(ResultProblem::kBadWeight, message,
+                absl::StrCat("weight ", result.weight, " exceeds the limit of ", kMaxWeight));
+  }
   // Repeated agents: by pairs for the usual few standings (no allocation), by a hash set
   // for many.
   constexpr size_t kPairwiseMax = 16;

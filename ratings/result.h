@@ -28,8 +28,12 @@ struct Standing {
 // in any order: only their ranks order them.
 struct Result {
   std::vector<Standing> standings;
-  double weight = 1.0;  // multiplies the result's effect on every model; finite, > 0
+  double weight = 1.0;  // multiplies the result's effect on every model; in (0, kMaxWeight]
 };
+
+// The largest weight a result may carry. Larger ones would move a rating by more than
+// 10^7 points in one result and, repeated, overflow a model's doubles into inf and NaN.
+inline constexpr double kMaxWeight = 1e6;
 
 // Bounds on untrusted results (docs/CONTRACTS.md §1). Defaults suit files and the daemon alike.
 struct ResultLimits {
@@ -40,7 +44,7 @@ struct ResultLimits {
 // Returns OK, or InvalidArgument whose message names the problem and, where there is
 // one, the offending standing ("standings[2]: rank 0; ranks start at 1"). Checks: at
 // least two standings, at most limits.max_standings; non-empty agent ids of at most
-// limits.max_agent_id_bytes; no agent twice; rank >= 1; finite scores; finite weight > 0.
+// limits.max_agent_id_bytes; no agent twice; rank >= 1; finite scores; 0 < weight <= kMaxWeight.
 absl::Status ValidateResult(const Result& result, const ResultLimits& limits);
 
 // What is wrong with a result, as a bounded set (the daemon's DLQ reasons and metric

@@ -1,5 +1,6 @@
 #include "ratings/result.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 #include <string>
@@ -48,6 +49,11 @@ TEST(ResultTest, EveryValidationErrorNamesTheProblem) {
     Result r = TwoPlayer();
     r.weight = w;
     cases.push_back({"weight", r, "is not a finite number > 0"});
+  }
+  {
+    Result r = TwoPlayer();
+    r.weight = std::nextafter(1e6, 2e6);  // the limit itself is valid (LimitsAreInclusive)
+    cases.push_back({"weight", r, "exceeds the limit of 1e+06"});
   }
   {
     Result r = TwoPlayer();
@@ -122,6 +128,8 @@ TEST(ResultTest, LimitsAreInclusive) {
   Result r = TwoPlayer();
   r.standings[0].agent = std::string(8, 'x');
   EXPECT_THAT(ValidateResult(r, {.max_standings = 2, .max_agent_id_bytes = 8}), IsOk());
+  r.weight = kMaxWeight;
+  EXPECT_THAT(ValidateResult(r, {}), IsOk());
 }
 
 }  // namespace

@@ -124,6 +124,8 @@ TEST(GameResultProtoTest, ValidationErrorsPropagate) {
       {"nan weight",
        [](ratingd::v1::GameResult& m) { m.set_weight(std::numeric_limits<double>::quiet_NaN()); },
        "is not a finite number > 0"},
+      {"huge weight", [](ratingd::v1::GameResult& m) { m.set_weight(1e300); },
+       "weight 1e+300 exceeds the limit of 1e+06"},
       {"empty agent", [](ratingd::v1::GameResult& m) { m.mutable_standings(1)->clear_agent(); },
        "standings[1]: empty agent id"},
       {"long agent",
