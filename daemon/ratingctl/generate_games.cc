@@ -17,14 +17,15 @@ namespace {
 
 using google::protobuf::Struct;
 
-absl::StatusOr<std::string> BattleLine(const ratings::games::Judgement& j) {
+// Sampled battles carry no score, as arena data do: the winner is the judgement.
+absl::StatusOr<std::string> BattleLine(const ratings::games::Judgement& j, bool with_score) {
   Struct line;
   auto& f = *line.mutable_fields();
   f["question_id"] = StringValue(j.prompt);
   f["model_a"] = StringValue(j.model_a);
   f["model_b"] = StringValue(j.model_b);
   f["winner"] = StringValue(j.value > 0 ? "model_a" : j.value < 0 ? "model_b" : "tie");
-  f["score"] = NumberValue(j.value);
+  if (with_score) f["score"] = NumberValue(j.value);
   ASSIGN_OR_RETURN(std::string json, DeterministicJson(line));
   return absl::StrCat(json, "\n");
 }
@@ -61,7 +62,9 @@ absl::StatusOr<GeneratedFiles> GenerateKingOfTheHill(const GenerateConfig& confi
             return absl::OkStatus();
           },
           [&o] { return StringValue(o.target); })
-      .Add("noise", &o.noise);
+      .Add("noise", &o.noise)
+      .Add("sampled", &o.sampled)
+      .Add("ties", &o.ties);
   RETURN_IF_ERROR(table.Apply(config.params));
   o.seed = config.seed;
   absl::StatusOr<ratings::games::SkillGame> game = ratings::games::GenerateSkillGame(o);
@@ -71,7 +74,7 @@ absl::StatusOr<GeneratedFiles> GenerateKingOfTheHill(const GenerateConfig& confi
   }
   GeneratedFiles files;
   for (const ratings::games::Judgement& j : game->judgements) {
-    ASSIGN_OR_RETURN(const std::string line, BattleLine(j));
+    ASSIGN_OR_RETURN(const std::string line, BattleLine(j, o.sampled == 0));
     files.jsonl += line;
   }
   const size_t models = game->model_skills.size();

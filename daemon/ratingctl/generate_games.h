@@ -9,9 +9,11 @@
 namespace ratingd {
 
 // Params: prompts [40], models [6], skills [3], copies [0], lambda [10], target [the model
-// best on average], noise [0]. The battles file: one JSON line per prompt and model pair
-// (a < b), {"question_id", "model_a", "model_b", "winner", "score"}: score = p·(m_a - m_b),
-// winner from its sign (0: tie). The truth: {"generator", "seed", "params", "results",
+// best on average], noise [0], sampled [0], ties [0.3]. The battles file: one JSON line per
+// prompt and model pair (a < b), {"question_id", "model_a", "model_b", "winner", "score"}:
+// score = p·(m_a - m_b), winner from its sign (0: tie); with sampled = N, N lines per
+// prompt and pair in alternate orders, {"question_id", "model_a", "model_b", "winner"}
+// drawn as SkillGameOptions says. The truth: {"generator", "seed", "params", "results",
 // "agents", "target", "ranking" (models by mean score against all others over the
 // original prompts, best first), "ratings" (that mean)}.
 absl::StatusOr<GeneratedFiles> GenerateKingOfTheHill(const GenerateConfig& config);

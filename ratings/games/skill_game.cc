@@ -28,6 +28,10 @@ absl::StatusOr<SkillGame> GenerateSkillGame(const SkillGameOptions& o) {
   }
   if (!(o.noise >= 0 && o.noise <= 1))
     return absl::InvalidArgumentError("noise: must be in [0, 1]");
+  if (!(o.ties >= 0 && o.ties <= 1)) return absl::InvalidArgumentError("ties: must be in [0, 1]");
+  if (o.sampled > 0 && o.noise > 0) {
+    return absl::InvalidArgumentError("noise: must be 0 with sampled battles (copies repeat them)");
+  }
   std::mt19937_64 rng(o.seed);
   SkillGame game;
   for (size_t p = 0; p < o.prompts; ++p) game.prompt_skills.push_back(Dirichlet(o.skills, rng));
@@ -36,7 +40,32 @@ absl::StatusOr<SkillGame> GenerateSkillGame(const SkillGameOptions& o) {
   auto u = [&](size_t p, size_t a, size_t b) {
     return game.prompt_skills[p].dot(game.model_skills[a] - game.model_skills[b]);
   };
+  // Sampled battles of original prompt p, kept for its copies to repeat.
+  std::vector<std::vector<Judgement>> battles(o.sampled > 0 ? o.prompts : 0);
+  auto sample = [&](size_t p) {
+    for (size_t a = 0; a < o.models; ++a) {
+      for (size_t b = a + 1; b < o.models; ++b) {
+        for (size_t k = 0; k < o.sampled; ++k) {
+          const bool swap = k % 2 == 1;
+          const double pref = swap ? u(p, b, a) : u(p, a, b);
+          const double draw = Uniform01(rng);
+          const double value = draw < o.ties                                   ? 0.0
+                               : draw < o.ties + (1 - o.ties) * (1 + pref) / 2 ? 1.0
+                                                                               : -1.0;
+          battles[p].push_back({"", name(swap ? b : a), name(swap ? a : b), value});
+        }
+      }
+    }
+  };
   auto judge = [&](const std::string& prompt, size_t p, double noise_width) {
+    if (o.sampled > 0) {
+      if (battles[p].empty()) sample(p);
+      for (Judgement j : battles[p]) {
+        j.prompt = prompt;
+        game.judgements.push_back(std::move(j));
+      }
+      return;
+    }
     for (size_t a = 0; a < o.models; ++a) {
       for (size_t b = a + 1; b < o.models; ++b) {
         double value = u(p, a, b);

@@ -35,6 +35,26 @@ for q, rows in by_prompt.items():
 truth = json.load(open(sys.argv[2]))
 assert truth["generator"] == "king-of-the-hill" and truth["target"] == truth["ranking"][0], truth
 PY
+# Sampled battles: 2 per prompt and pair, orders alternating, a winner and no score; the
+# copies repeat their original's lines (docs/GAMES.md §6).
+gen --param sampled=2 --param copies=5 --out "$tmp/sampled.jsonl"
+python3 - "$tmp/sampled.jsonl" <<'PY' || fail "sampled battles"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert len(lines) == (20 + 5) * 10 * 2, len(lines)
+for first, second in zip(lines[::2], lines[1::2]):
+    assert sorted(first) == ["model_a", "model_b", "question_id", "winner"], first
+    assert (second["model_a"], second["model_b"]) == (first["model_b"], first["model_a"]), second
+    assert first["winner"] in ("model_a", "model_b", "tie"), first
+by_prompt = {}
+for d in lines:
+    by_prompt.setdefault(d["question_id"], []).append(d)
+for q, rows in by_prompt.items():
+    if "-copy" in q:
+        original = by_prompt[q.split("-copy")[0]]
+        assert [(d["model_a"], d["winner"]) for d in rows] == [
+            (d["model_a"], d["winner"]) for d in original], q
+PY
 
 # 2. gt-ne and gt-cce: the contract's fields, and invariance under the copies.
 for m in gt-ne gt-cce; do
@@ -90,5 +110,7 @@ expect_error "--param copies" generate --model king-of-the-hill --param copies=-
   --out "$tmp/x.jsonl"
 expect_error "target: no model 'm9'" generate --model king-of-the-hill --param copies=2 \
   --param target=m9 --out "$tmp/x.jsonl"
+expect_error "noise: must be 0 with sampled battles" generate --model king-of-the-hill \
+  --param sampled=2 --param copies=1 --param noise=0.1 --out "$tmp/x.jsonl"
 
 finish games_cli

@@ -143,5 +143,40 @@ TEST(KingOfTheHillTest, AdversarialPromptCopiesMoveEloButNotTheEquilibria) {
       1e-2);
 }
 
+// Sampled battles: the frequencies of the closed form (a tie with probability `ties`, else a
+// win for the first-presented model with probability (1 + u)/2), orders alternating, and
+// copies that repeat their original's battles.
+TEST(SkillGameTest, SampledBattlesFollowThePreferenceAndCopiesRepeatThem) {
+  const SkillGameOptions options = {
+      .prompts = 1, .models = 2, .copies = 2, .sampled = 40000, .ties = 0.3, .seed = 3};
+  const absl::StatusOr<SkillGame> game = GenerateSkillGame(options);
+  ASSERT_TRUE(game.ok()) << game.status();
+  ASSERT_EQ(game->judgements.size(), 3u * 40000u);
+  const double u = game->prompt_skills[0].dot(game->model_skills[0] - game->model_skills[1]);
+  double ties = 0, m1_wins = 0;
+  for (size_t k = 0; k < 40000; ++k) {
+    const Judgement& j = game->judgements[k];
+    EXPECT_EQ(j.model_a, k % 2 == 0 ? "m1" : "m2") << k;
+    ASSERT_TRUE(j.value == 0 || j.value == 1 || j.value == -1) << j.value;
+    ties += j.value == 0;
+    m1_wins += j.value == (j.model_a == "m1" ? 1 : -1);
+    for (size_t c = 1; c <= 2; ++c) {  // the copies, in the same order
+      const Judgement& copy = game->judgements[c * 40000 + k];
+      EXPECT_EQ(copy.prompt, "q1-copy" + std::to_string(c));
+      EXPECT_EQ(copy.model_a, j.model_a);
+      EXPECT_EQ(copy.value, j.value);
+    }
+  }
+  // Binomial frequencies within 5 standard deviations (sd <= 0.0025 for n = 40,000).
+  EXPECT_NEAR(ties / 40000, 0.3, 0.0125);
+  EXPECT_NEAR(m1_wins / 40000, 0.7 * (1 + u) / 2, 0.0125);
+}
+
+TEST(SkillGameTest, SampledBattlesRefuseNoiseAndBadTies) {
+  EXPECT_FALSE(GenerateSkillGame({.copies = 1, .noise = 0.1, .sampled = 2}).ok());
+  EXPECT_FALSE(GenerateSkillGame({.sampled = 2, .ties = 1.5}).ok());
+  EXPECT_TRUE(GenerateSkillGame({.sampled = 2, .ties = 1}).ok());
+}
+
 }  // namespace
 }  // namespace ratings::games
