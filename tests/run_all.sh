@@ -10,7 +10,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzz_seconds=${RATINGD_FUZZ_SECONDS:-20}
-step() { printf '\n==== %s ====\n' "$*"; }
+# Each stage's wall time is printed when the next begins, and all of them at the end.
+started=$SECONDS
+stage_start=$SECONDS
+stage_name=""
+stage_times=""
+stage_done() {
+  [[ -n $stage_name ]] && stage_times+="$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")"$'\n'
+  stage_start=$SECONDS
+}
+step() {
+  [[ -n $stage_name ]] && printf '(%s: %ds)\n' "$stage_name" $((SECONDS - stage_start))
+  stage_done
+  stage_name=$*
+  printf '\n==== %s ====\n' "$*"
+}
 
 step "dependencies"
 bash deploy/install-deps.sh
@@ -57,4 +71,5 @@ echo "models_bench runs"
 build/ci/tests/bench/record_path_bench --benchmark_min_time=0.001 --benchmark_filter='BM_RecordPath/0' >/dev/null
 echo "record_path_bench runs"
 
-step "all tests passed"
+stage_done
+printf '\n==== all tests passed in %ds ====\n%s' $((SECONDS - started)) "$stage_times"

@@ -1,7 +1,6 @@
 #include "daemon/methods/voting_methods.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -262,11 +261,6 @@ class VotingRun : public VoteRun {
                                              const ratings::AgentIndex& index,
                                              const ratings::VoteSet& votes,
                                              int64_t skipped_votes) const override {
-    if (!std::isfinite(votes.TotalWeight())) {
-      // Every weight is finite (ValidateResult), but their sum, hence N, can overflow.
-      return absl::InvalidArgumentError(
-          "the total weight of the results overflows a double; scale the weights down");
-    }
     const std::vector<uint32_t> name_priority = NamePriority(index);
     // Dense up to 4096 agents (or ml-exact / iml's own max_agents, if larger).
     const voting::BatchTally tally = voting::BatchTally::FromVotes(
