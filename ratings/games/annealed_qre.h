@@ -12,9 +12,10 @@
 namespace ratings::games {
 
 struct AnnealOptions {
-  double tau0 = 1.0;               // F.2: initial temperature
-  double decay = 0.95;             // F.2: τ <- decay * τ ...
-  int64_t steps_per_decay = 250;   // F.2: ... checked every this many Adam updates ...
+  double tau0 = 1.0;    // F.2: initial temperature
+  double decay = 0.95;  // F.2: τ <- decay * τ ...
+  // F.2: ... checked every this many Adam updates (F.2: 250; docs/GAMES.md §3 on why 25) ...
+  int64_t steps_per_decay = 25;
   double anneal_threshold = 1e-5;  // F.2: ... when the loss L^τ(x) is at most this
   // F.2 ends the schedule at 1e-2, where a logit equilibrium can still be a few 1e-3
   // exploitable; annealing goes on below it by the same rule, down to this (docs/GAMES.md §3).
@@ -24,7 +25,7 @@ struct AnnealOptions {
   // Not in F.2: the loss is not convex, and Adam can settle at a stationary point above the
   // threshold, where F.2's rule would wait forever. After this many checks at one τ without
   // reaching it, τ is lowered anyway (counted in NashResult::forced_decays; docs/GAMES.md §3).
-  int64_t patience = 20;
+  int64_t patience = 8;
   int64_t max_steps = 1000000;  // cap on Adam updates
   // Threads of the solve (the players' contractions in parallel); the result is the same
   // for any count.

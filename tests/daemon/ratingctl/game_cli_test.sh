@@ -57,7 +57,7 @@ assert isinstance(d["steps"], int) and d["steps"] >= 0, d
 # may take more.
 common = {"selection": "affinity", "kernel_variance": 1e-6, "p": 1, "epsilon": 1e-3,
           "learning_rate": 1e-2, "max_steps": 1000000}
-own = {"ne": {"tau0": 1, "decay": 0.95, "steps_per_decay": 250, "anneal_threshold": 1e-5,
+own = {"ne": {"tau0": 1, "decay": 0.95, "steps_per_decay": 25, "anneal_threshold": 1e-5,
               "tau_min": 1e-4},
        "cce": {"slackness": 1e-5, "initial_dual": 1e-3}}[solver]
 for key, value in {**common, **own}.items():
