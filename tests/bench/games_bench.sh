@@ -10,6 +10,8 @@
 #
 #   RUNS=5 SEEDS="1 2 3 4 5" COPIES=0 bash tests/bench/games_bench.sh
 #
+# RATE_ARGS (space-separated) are extra arguments to `rate`, e.g. "--param threads=1" to count
+# steps on a busy machine (the steps do not depend on the thread count).
 # RATINGCTL (default build/ci/bin/ratingctl) is copied first, so a rebuild during the run
 # does not change what is measured. Files go to $OUT (default /tmp/games-bench).
 set -euo pipefail
@@ -18,6 +20,7 @@ runs=${RUNS:-5}
 seeds=${SEEDS:-1 2 3 4 5}
 copies=${COPIES:-0}
 methods=${METHODS:-gt-ne gt-cce}
+read -r -a rate_args <<<"${RATE_ARGS:-}"
 out=${OUT:-/tmp/games-bench}
 mkdir -p "$out"
 cp "${RATINGCTL:-build/ci/bin/ratingctl}" "$out/ratingctl"
@@ -35,7 +38,8 @@ for kind in exact sampled; do
       times=()
       for ((r = 0; r < runs; r++)); do
         start=$(date +%s.%N)
-        "$rc" rate --method "$method" --input "$file" --format battles >"$out/report.json"
+        "$rc" rate --method "$method" --input "$file" --format battles "${rate_args[@]}" \
+          >"$out/report.json"
         times+=("$(echo "$(date +%s.%N) - $start" | bc)")
       done
       python3 - "$kind" "$seed" "$copies" "$method" "$out/report.json" "${times[@]}" <<'PY'
