@@ -8,6 +8,11 @@ AgentId AgentIndex::Intern(absl::string_view name) {
   return it->second;
 }
 
+void AgentIndex::Reserve(size_t n) {
+  ids_.reserve(n);
+  names_.reserve(n);
+}
+
 const AgentId* AgentIndex::Find(absl::string_view name) const {
   auto it = ids_.find(name);
   return it == ids_.end() ? nullptr : &it->second;

@@ -18,6 +18,8 @@ class AgentIndex {
  public:
   // The id of `name`, adding it if new.
   AgentId Intern(absl::string_view name);
+  // Room for n agents in all, so that interning that many does not rehash.
+  void Reserve(size_t n);
   // The id of `name`, or nullptr if never seen. The pointer is valid until the next Intern.
   const AgentId* Find(absl::string_view name) const;
   // Precondition: id < size().

@@ -128,7 +128,37 @@ constexpr std::array<PoissonBucket, 256> MakePoissonBuckets() {
 }
 constexpr std::array<PoissonBucket, 256> kPoissonBuckets = MakePoissonBuckets();
 
+// step, its inverse and the grid's ends inside [min, max].
+ReplicaGrid MakeGrid(double step, double min, double max) {
+  ReplicaGrid grid{.step = step, .inverse = 1.0 / step};
+  if (std::isfinite(min)) {
+    grid.lowest = std::ceil(min * grid.inverse) * step;
+    if (grid.lowest < min) grid.lowest += step;
+  }
+  if (std::isfinite(max)) {
+    grid.highest = std::floor(max * grid.inverse) * step;
+    if (grid.highest > max) grid.highest -= step;
+  }
+  return grid;
+}
+
+// Every replica is on its model's grid (ReplicaGrid): one block after its update.
+template <int W>
+Block<W> Snapped(const Block<W>& x, const ReplicaGrid& grid) {
+  return ((x * grid.inverse).rint() * grid.step).max(grid.lowest).min(grid.highest);
+}
+
 }  // namespace
+
+ReplicaGrid EloReplicaGrid(const EloOptions& options) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  return MakeGrid((options.k > 0 ? options.k : 1.0) / 1024, -kInf, kInf);
+}
+
+ReplicaGrid ScoReplicaGrid(const ScoOptions& options) {
+  return MakeGrid(std::min(options.alpha / options.tau, options.max - options.min) / 1024,
+                  options.min, options.max);
+}
 
 uint64_t NameSeed(absl::string_view name) {
   uint64_t hash = 0xCBF29CE484222325u;  // FNV-1a, 64-bit offset basis and prime
@@ -166,6 +196,8 @@ OnlineBootstrap::OnlineBootstrap(const OnlineBootstrapOptions& options,
     : options_(options),
       elo_options_(elo),
       sco_options_(sco),
+      elo_grid_(elo ? EloReplicaGrid(*elo) : ReplicaGrid{}),
+      sco_grid_(sco ? ScoReplicaGrid(*sco) : ReplicaGrid{}),
       stride_((options.replicas + kPacket - 1) / kPacket * kPacket),
       counts_(options.replicas),
       weights_(stride_, 0.0) {}
@@ -186,8 +218,10 @@ absl::StatusOr<OnlineBootstrap> OnlineBootstrap::Create(const OnlineBootstrapOpt
 void OnlineBootstrap::Resize(size_t n) {
   if (n <= size_) return;
   // Padding lanes start at the same value as the replicas; with weight 0 they never move.
-  if (elo_options_) elo_.resize(n * stride_, elo_options_->initial);
-  if (sco_options_) sco_.resize(n * stride_, (sco_options_->min + sco_options_->max) / 2);
+  if (elo_options_) elo_.resize(n * stride_, elo_grid_.Snap(elo_options_->initial));
+  if (sco_options_) {
+    sco_.resize(n * stride_, sco_grid_.Snap((sco_options_->min + sco_options_->max) / 2));
+  }
   size_ = n;
 }
 
@@ -244,7 +278,7 @@ void OnlineBootstrap::UpdateElo(const IndexedResult& result) {
         moved(j) -= move;
       }
     }
-    for (size_t i = 0; i < k; ++i) at(i) += moved(i);
+    for (size_t i = 0; i < k; ++i) at(i) = Snapped<W>(at(i) + moved(i), elo_grid_);
   });
 }
 
@@ -278,10 +312,8 @@ void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
       moved(a) += move;
       moved(b) -= move;
     });
-    for (size_t i = 0; i < k; ++i) {
-      auto theta = at(i);
-      theta = (theta + moved(i)).max(o.min).min(o.max);
-    }
+    // Clipped to [min, max] as Sco::Update clips, by the snap to the grid's ends there.
+    for (size_t i = 0; i < k; ++i) at(i) = Snapped<W>(at(i) + moved(i), sco_grid_);
   });
 }
 
@@ -332,43 +364,106 @@ OnlineBootstrapState OnlineBootstrap::ExportState() const {
   return state;
 }
 
-absl::Status OnlineBootstrap::RestoreModel(const char* model, const std::vector<double>& values,
-                                           bool on, double min, double max,
-                                           std::vector<double>& into) const {
-  const size_t want = on ? size_ * options_.replicas : 0;
-  if (values.size() != want) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bootstrap: ", model, ": ", values.size(), " replica ratings for ", want));
-  }
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i]) || values[i] < min || values[i] > max) {
-      return absl::InvalidArgumentError(absl::StrCat("bootstrap: ", model, ": replica ",
-                                                     i % options_.replicas, " of agent #",
-                                                     i / options_.replicas, " is ", values[i]));
+void OnlineBootstrap::ExportSteps(const std::vector<double>& rows, const ReplicaGrid& grid,
+                                  absl::Span<const double> point, absl::Span<int64_t> out) const {
+  // Clamped into int64 for gaps no rating reaches (2^62 steps), so the cast is defined.
+  constexpr double kLimit = 0x1p62;
+  const size_t r = options_.replicas;
+  for (size_t a = 0; a < size_; ++a) {
+    const double centre = grid.Steps(point[a]);
+    const double* row = rows.data() + a * stride_;
+    for (size_t i = 0; i < r; ++i) {
+      out[a * r + i] =
+          static_cast<int64_t>(std::clamp(grid.Steps(row[i]) - centre, -kLimit, kLimit));
     }
   }
+}
+
+void OnlineBootstrap::EloSteps(absl::Span<const double> point, absl::Span<int64_t> out) const {
+  ExportSteps(elo_, elo_grid_, point, out);
+}
+
+void OnlineBootstrap::ScoSteps(absl::Span<const double> point, absl::Span<int64_t> out) const {
+  ExportSteps(sco_, sco_grid_, point, out);
+}
+
+template <typename Value>
+absl::Status OnlineBootstrap::RestoreModel(const char* model, size_t count, const Value& value,
+                                           bool on, double min, double max, const ReplicaGrid& grid,
+                                           std::vector<double>& into) const {
+  const size_t want = on ? size_ * options_.replicas : 0;
+  if (count != want) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bootstrap: ", model, ": ", count, " replica ratings for ", want));
+  }
+  const size_t r = options_.replicas;
   for (size_t a = 0; a < size_ && on; ++a) {
-    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(a * options_.replicas),
-                options_.replicas, into.begin() + static_cast<std::ptrdiff_t>(a * stride_));
+    for (size_t i = 0; i < r; ++i) {
+      const double v = value(a, i);
+      if (!std::isfinite(v) || v < min || v > max) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("bootstrap: ", model, ": replica ", i, " of agent #", a, " is ", v));
+      }
+      into[a * stride_ + i] = grid.Snap(v);
+    }
   }
   return absl::OkStatus();
 }
 
+absl::Status OnlineBootstrap::CheckReplicaCount(uint32_t replicas) const {
+  if (replicas == options_.replicas) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("bootstrap: the state has ", replicas,
+                                                 " replicas, this run ", options_.replicas));
+}
+
 absl::Status OnlineBootstrap::Restore(const OnlineBootstrapState& state) {
-  if (state.replicas != options_.replicas) {
-    return absl::InvalidArgumentError(absl::StrCat("bootstrap: the state has ", state.replicas,
-                                                   " replicas, this run ", options_.replicas));
-  }
+  RETURN_IF_ERROR(CheckReplicaCount(state.replicas));
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // Checked into copies first, so a bad state leaves the replicas as they were.
   std::vector<double> elo = elo_;
   std::vector<double> sco = sco_;
-  RETURN_IF_ERROR(RestoreModel("elo", state.elo, has_elo(), -kInf, kInf, elo));
-  RETURN_IF_ERROR(RestoreModel("sco", state.sco, has_sco(), has_sco() ? sco_options_->min : 0,
-                               has_sco() ? sco_options_->max : 0, sco));
+  RETURN_IF_ERROR(RestoreModel(
+      "elo", state.elo.size(), [&](size_t a, size_t i) { return state.elo[a * replicas() + i]; },
+      has_elo(), -kInf, kInf, elo_grid_, elo));
+  RETURN_IF_ERROR(RestoreModel(
+      "sco", state.sco.size(), [&](size_t a, size_t i) { return state.sco[a * replicas() + i]; },
+      has_sco(), has_sco() ? sco_options_->min : 0, has_sco() ? sco_options_->max : 0, sco_grid_,
+      sco));
   elo_ = std::move(elo);
   sco_ = std::move(sco);
   return absl::OkStatus();
+}
+
+absl::Status OnlineBootstrap::RestoreSteps(uint32_t replicas, absl::Span<const int64_t> elo,
+                                           absl::Span<const int64_t> sco,
+                                           absl::Span<const double> elo_point,
+                                           absl::Span<const double> sco_point) {
+  RETURN_IF_ERROR(CheckReplicaCount(replicas));
+  if ((has_elo() && elo_point.size() != size_) || (has_sco() && sco_point.size() != size_)) {
+    return absl::InvalidArgumentError(absl::StrCat("bootstrap: point ratings for ", size_,
+                                                   " agents expected, got ", elo_point.size(),
+                                                   " elo and ", sco_point.size(), " sco"));
+  }
+  const size_t r = options_.replicas;
+  // The value a step count stands for: (the point's steps + the count) * step, the same
+  // double the pool held (ReplicaGrid::Snap).
+  const auto decoded = [&](const ReplicaGrid& grid, absl::Span<const int64_t> steps,
+                           absl::Span<const double> point) {
+    return [&grid, steps, point, r](size_t a, size_t i) {
+      return (grid.Steps(point[a]) + static_cast<double>(steps[a * r + i])) * grid.step;
+    };
+  };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // Decoded into the rows directly, without the copies Restore() checks into (the rows
+  // are large): on an error they are left partly restored.
+  absl::Status status = RestoreModel("elo", elo.size(), decoded(elo_grid_, elo, elo_point),
+                                     has_elo(), -kInf, kInf, elo_grid_, elo_);
+  if (status.ok()) {
+    status = RestoreModel("sco", sco.size(), decoded(sco_grid_, sco, sco_point), has_sco(),
+                          has_sco() ? sco_options_->min : 0, has_sco() ? sco_options_->max : 0,
+                          sco_grid_, sco_);
+  }
+  return status;
 }
 
 absl::Status OnlineBootstrap::StartAtPoint(absl::Span<const double> elo,

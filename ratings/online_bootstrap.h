@@ -12,8 +12,11 @@
 //   std::vector<RatingInterval> ci = b.EloIntervals(elo.ratings());
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -59,6 +62,39 @@ uint32_t PoissonOne(uint32_t bits);
 // from (seed, index), two 32-bit draws per output.
 void DrawCounts(uint64_t seed, uint64_t index, absl::Span<uint32_t> counts);
 
+// x rounded to the nearest integer, ties to even, as std::nearbyint in the default
+// rounding mode, but inline (no libm call): 2^52 added to |x| and taken away again, the
+// same operation and bits as Eigen's rint() on the vectorised lanes.
+inline double RoundHalfEven(double x) {
+  constexpr double kTwo52 = 0x1p52;
+  const double magnitude = std::abs(x);
+  if (!(magnitude < kTwo52)) return x;  // a whole number already, or not a number
+  return std::copysign((magnitude + kTwo52) - kTwo52, x);
+}
+
+// The grid a model's replica ratings are kept on (docs/MODELS.md §5.6): every replica rating
+// is n * step for an integer n, rounded there after each update (to nearest, ties to even).
+// step = 1/1024 of the model's largest move per unit of weight: K/1024 Elo points (1/1024
+// when K = 0), and SCO's min(alpha/tau, max - min)/1024. A snapshot then stores each
+// replica as the integer steps from its point rating, exactly.
+struct ReplicaGrid {
+  double step = 1.0;
+  double inverse = 1.0;  // 1 / step
+  // The grid values nearest inside the model's range (SCO's [min, max]; Elo: unbounded).
+  double lowest = -std::numeric_limits<double>::infinity();
+  double highest = std::numeric_limits<double>::infinity();
+
+  // The grid value nearest x, within [lowest, highest]. Exact round trip: Snap(n * step)
+  // == n * step for |n| < 2^50.
+  double Snap(double x) const {
+    return std::clamp(RoundHalfEven(x * inverse) * step, lowest, highest);
+  }
+  // The integer n nearest x / step (Snap(x) == n * step where no end clamps it).
+  double Steps(double x) const { return RoundHalfEven(x * inverse); }
+};
+ReplicaGrid EloReplicaGrid(const EloOptions& options);
+ReplicaGrid ScoReplicaGrid(const ScoOptions& options);
+
 // Not thread-safe; one owner. Memory: 8 bytes per agent, replica and model on. Update()
 // costs O(k^2 R), vectorised across the replicas; it touches only the result's agents.
 class OnlineBootstrap {
@@ -73,7 +109,8 @@ class OnlineBootstrap {
   void Resize(size_t n);
   // Applies result number `index` (0-based, in the pool's order) to replica r with weight
   // result.weight * count_r, the counts from DrawCounts(seed, index): the model's own
-  // update (Elo::Update, Sco::Update) with that weight. Precondition: every id < size().
+  // update (Elo::Update, Sco::Update) with that weight, each moved rating then snapped to
+  // the model's grid. Precondition: every id < size().
   void Update(const IndexedResult& result, uint64_t index);
   // The same for the result `pool` applied last (Pool::last_applied()), result number
   // pool.results() - 1 of the pool; grows to the pool's agents first.
@@ -91,10 +128,23 @@ class OnlineBootstrap {
   absl::Span<const double> ScoReplicas(AgentId a) const;
 
   OnlineBootstrapState ExportState() const;
-  // Replaces the replicas of the size() agents (Resize first). InvalidArgument naming the problem
+  // The replicas as whole grid steps from each agent's point rating on the grid, agent-major
+  // (out[a * replicas() + r] = grid.Steps(replica) - grid.Steps(point[a])): the snapshot
+  // form, exact, and small integers where replicas stay near the point. Preconditions: the
+  // model is on, point.size() == size(), out.size() == size() * replicas().
+  void EloSteps(absl::Span<const double> point, absl::Span<int64_t> out) const;
+  void ScoSteps(absl::Span<const double> point, absl::Span<int64_t> out) const;
+  // Replaces the replicas of the size() agents (Resize first), each snapped to its model's
+  // grid (values exported from a pool are on it already). InvalidArgument naming the problem
   // if the replica count differs from the options', a model's vector is not size() * replicas
   // (empty for a model that is off), or a value is not finite (SCO: outside [min, max]).
   absl::Status Restore(const OnlineBootstrapState& state);
+  // Restore() from the steps form, given the point ratings it was taken against (empty spans
+  // for a model that is off); the same errors, but on an error the replicas are left partly
+  // restored (the caller discards them: ratingd refuses the snapshot).
+  absl::Status RestoreSteps(uint32_t replicas, absl::Span<const int64_t> elo,
+                            absl::Span<const int64_t> sco, absl::Span<const double> elo_point,
+                            absl::Span<const double> sco_point);
   // Every replica of every agent at the point rating: a state saved before replicas
   // existed. Sizes as Restore (one value per agent).
   absl::Status StartAtPoint(absl::Span<const double> elo, absl::Span<const double> sco);
@@ -103,6 +153,9 @@ class OnlineBootstrap {
   size_t size() const { return size_; }
   bool has_elo() const { return elo_options_.has_value(); }
   bool has_sco() const { return sco_options_.has_value(); }
+  // Preconditions: the model is on.
+  const ReplicaGrid& elo_grid() const { return elo_grid_; }
+  const ReplicaGrid& sco_grid() const { return sco_grid_; }
 
  private:
   OnlineBootstrap(const OnlineBootstrapOptions& options, const std::optional<EloOptions>& elo,
@@ -112,12 +165,21 @@ class OnlineBootstrap {
   std::vector<RatingInterval> Intervals(const std::vector<double>& replicas,
                                         absl::Span<const double> point, double min,
                                         double max) const;
-  absl::Status RestoreModel(const char* model, const std::vector<double>& values, bool on,
-                            double min, double max, std::vector<double>& into) const;
+  // Checks `count` values, value(a, i) agent a's replica i, and writes them snapped into
+  // the rows of `into`.
+  template <typename Value>
+  absl::Status RestoreModel(const char* model, size_t count, const Value& value, bool on,
+                            double min, double max, const ReplicaGrid& grid,
+                            std::vector<double>& into) const;
+  absl::Status CheckReplicaCount(uint32_t replicas) const;
+  void ExportSteps(const std::vector<double>& rows, const ReplicaGrid& grid,
+                   absl::Span<const double> point, absl::Span<int64_t> out) const;
 
   OnlineBootstrapOptions options_;
   std::optional<EloOptions> elo_options_;
   std::optional<ScoOptions> sco_options_;
+  ReplicaGrid elo_grid_;
+  ReplicaGrid sco_grid_;
   // Replicas padded to whole SIMD packets: agent a's row is [a * stride_, a * stride_ +
   // replicas). The padding has weight 0 and never moves.
   size_t stride_ = 0;

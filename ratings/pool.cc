@@ -73,11 +73,12 @@ PoolState Pool::ExportState() const {
 absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState& state) {
   ASSIGN_OR_RETURN(Pool pool, Create(options));
   const size_t n = state.agents.size();
+  pool.index_.Reserve(n);
   for (const std::string& name : state.agents) {
-    if (pool.index_.Find(name) != nullptr) {
+    const size_t before = pool.index_.size();
+    if (pool.index_.Intern(name) != before) {  // an id it already had
       return absl::InvalidArgumentError(absl::StrCat("agent '", name, "' appears twice"));
     }
-    pool.index_.Intern(name);
   }
   const auto check = [n](const char* model, bool on, const std::vector<double>& v) {
     const size_t want = on ? n : 0;

@@ -1,7 +1,8 @@
 #include "ratings/ranked_order.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cstddef>
+#include <utility>
 
 namespace ratings {
 
@@ -41,11 +42,25 @@ void RankedOrder::Set(AgentId id, double rating,
 
 void RankedOrder::Reset(const std::vector<double>& ratings) {
   rating_ = ratings;
-  order_.resize(ratings.size());
-  std::iota(order_.begin(), order_.end(), AgentId{0});
-  std::sort(order_.begin(), order_.end(), [this](AgentId a, AgentId b) { return Before(a, b); });
-  pos_.resize(ratings.size());
-  for (size_t p = 0; p < order_.size(); ++p) pos_[order_[p]] = static_cast<uint32_t>(p);
+  const size_t n = ratings.size();
+  // Sorted as contiguous (rating, id) pairs by rating, then each run of equal ratings by
+  // name: Before()'s order, without a random access per comparison (a third of the time
+  // at a million agents).
+  std::vector<std::pair<double, AgentId>> keyed(n);
+  for (size_t a = 0; a < n; ++a) keyed[a] = {ratings[a], static_cast<AgentId>(a)};
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& x, const auto& y) { return x.first > y.first; });
+  order_.resize(n);
+  for (size_t p = 0; p < n; ++p) order_[p] = keyed[p].second;
+  for (size_t begin = 0, end = 0; begin < n; begin = end) {
+    end = begin + 1;
+    while (end < n && keyed[end].first == keyed[begin].first) ++end;
+    std::sort(order_.begin() + static_cast<std::ptrdiff_t>(begin),
+              order_.begin() + static_cast<std::ptrdiff_t>(end),
+              [this](AgentId a, AgentId b) { return index_->Name(a) < index_->Name(b); });
+  }
+  pos_.resize(n);
+  for (size_t p = 0; p < n; ++p) pos_[order_[p]] = static_cast<uint32_t>(p);
 }
 
 }  // namespace ratings

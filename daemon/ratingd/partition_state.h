@@ -21,8 +21,9 @@ namespace ratingd {
 
 // The format this version writes; it reads every format from kOldestSnapshotFormat on
 // (docs/ARCHITECTURE.md §5.5). 2: the de-duplication window in sealed segments. 3: the
-// pools' bootstrap replicas and result counts (docs/MODELS.md §5.6).
-inline constexpr uint32_t kSnapshotFormat = 3;
+// pools' bootstrap replicas and result counts (docs/MODELS.md §5.6). 4: the replicas as
+// whole grid steps from the point ratings.
+inline constexpr uint32_t kSnapshotFormat = 4;
 inline constexpr uint32_t kOldestSnapshotFormat = 1;
 
 struct PartitionState {

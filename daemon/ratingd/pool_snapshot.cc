@@ -1,6 +1,7 @@
 // A live pool in snapshots (docs/ARCHITECTURE.md §5): LivePool's snapshot members, its
 // part of the codec of which partition_snapshot.cc holds the partition's part.
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -61,10 +62,17 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   }
   std::unique_ptr<LivePool> live(new LivePool(s.pool(), config, *std::move(pool)));
   const size_t n = state.agents.size();
-  if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
-  if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
-  if (absl::Status restored = live->RestoreBootstrap(s, state); !restored.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", restored.message()));
+  // The rankings sort on a second thread while the replicas are restored on this one (at a
+  // million agents each takes a few hundred milliseconds; neither reads what the other
+  // writes).
+  std::thread orders([&live, &state] {
+    if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
+    if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
+  });
+  const absl::Status replicas = live->RestoreBootstrap(s, state);
+  orders.join();
+  if (!replicas.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", replicas.message()));
   }
   if (segments.size() != s.dedup_segments()) {
     return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': the snapshot refers to ",
@@ -102,9 +110,13 @@ absl::Status LivePool::RestoreBootstrap(const v1::PoolSnapshot& s,
     // number of them: every replica starts at the point rating (docs/MODELS.md §5.6).
     return bootstrap_->StartAtPoint(state.elo, state.sco);
   }
-  return bootstrap_->Restore({.replicas = s.bootstrap_replicas(),
-                              .elo = ToVector(s.elo_replicas()),
-                              .sco = ToVector(s.sco_replicas())});
+  if (s.elo_replicas_size() > 0 || s.sco_replicas_size() > 0) {  // format 3: the values
+    return bootstrap_->Restore({.replicas = s.bootstrap_replicas(),
+                                .elo = ToVector(s.elo_replicas()),
+                                .sco = ToVector(s.sco_replicas())});
+  }
+  return bootstrap_->RestoreSteps(s.bootstrap_replicas(), s.elo_replica_steps(),
+                                  s.sco_replica_steps(), state.elo, state.sco);
 }
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {
@@ -138,10 +150,18 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   s.mutable_points()->Assign(state.points.begin(), state.points.end());
   s.mutable_result_counts()->Assign(state.result_counts.begin(), state.result_counts.end());
   if (bootstrap_) {
-    const ratings::OnlineBootstrapState replicas = bootstrap_->ExportState();
-    s.set_bootstrap_replicas(replicas.replicas);
-    s.mutable_elo_replicas()->Assign(replicas.elo.begin(), replicas.elo.end());
-    s.mutable_sco_replicas()->Assign(replicas.sco.begin(), replicas.sco.end());
+    s.set_bootstrap_replicas(bootstrap_->replicas());
+    const auto steps = [&](absl::Span<const double> point,
+                           google::protobuf::RepeatedField<int64_t>& field) {
+      field.Resize(static_cast<int>(point.size() * bootstrap_->replicas()), 0);
+      return absl::MakeSpan(field.mutable_data(), static_cast<size_t>(field.size()));
+    };
+    if (bootstrap_->has_elo()) {
+      bootstrap_->EloSteps(state.elo, steps(state.elo, *s.mutable_elo_replica_steps()));
+    }
+    if (bootstrap_->has_sco()) {
+      bootstrap_->ScoSteps(state.sco, steps(state.sco, *s.mutable_sco_replica_steps()));
+    }
   }
   if (state.ml) {
     v1::MlSnapshot& m = *s.mutable_ml();

@@ -98,14 +98,37 @@ TEST(DrawCountsTest, AFunctionOfSeedAndIndexOnly) {
   EXPECT_EQ(NameSeed("a"), 0xAF63DC4C8601EC8Cu);  // FNV-1a 64 of "a", the published vector
 }
 
+// The grid rule of docs/MODELS.md §5.6, written out here: n * step with n the nearest
+// integer (ties to even) to x / step, kept inside [min, max].
+double OnGrid(double x, double step, double min, double max) {
+  double snapped = std::nearbyint(x / step) * step;
+  while (snapped > max) snapped -= step;
+  while (snapped < min) snapped += step;
+  return snapped;
+}
+
+// A reference model snapped to the grid after each update, as the replicas are.
+template <typename Model>
+void SnapAll(Model& model, double step, double min, double max) {
+  std::vector<double> ratings(model.ratings().begin(), model.ratings().end());
+  for (double& r : ratings) r = OnGrid(r, step, min, max);
+  ASSERT_THAT(model.Restore(std::move(ratings)), IsOk());
+}
+
 // Independent reference: one Elo and one Sco per replica, each given result t with weight
-// w_t * count_r(t) by the models' own Update (skipped when the count is 0). Feeds `stream`
-// to both and expects every replica within the tolerances of its reference model.
+// w_t * count_r(t) by the models' own Update (skipped when the count is 0), then snapped to
+// the grid (Elo K/1024, SCO min(alpha/tau, max - min)/1024). Feeds `stream` to both and
+// expects every replica within the tolerances of its reference model.
 void ExpectReplicasAreTheModelsFedTheirWeights(OnlineBootstrap& boot, std::vector<Elo>& elo,
                                                std::vector<Sco>& sco, uint64_t seed,
                                                const std::vector<Played>& stream,
                                                double elo_tolerance, double sco_tolerance) {
+  const EloOptions& eo = elo[0].options();
+  const ScoOptions& so = sco[0].options();
+  const double elo_step = eo.k / 1024,
+               sco_step = std::min(so.alpha / so.tau, so.max - so.min) / 1024;
   std::vector<uint32_t> counts(boot.replicas());
+  double elo_worst = 0, sco_worst = 0;
   for (uint64_t t = 0; t < stream.size(); ++t) {
     boot.Update(stream[t].Indexed(), t);
     DrawCounts(seed, t, absl::MakeSpan(counts));
@@ -115,14 +138,23 @@ void ExpectReplicasAreTheModelsFedTheirWeights(OnlineBootstrap& boot, std::vecto
       weighted.weight *= counts[r];
       elo[r].Update(weighted);
       sco[r].Update(weighted);
+      SnapAll(elo[r], elo_step, -INFINITY, INFINITY);
+      SnapAll(sco[r], sco_step, so.min, so.max);
     }
   }
   for (AgentId a = 0; a < boot.size(); ++a) {
     for (size_t r = 0; r < counts.size(); ++r) {
       EXPECT_NEAR(boot.EloReplicas(a)[r], elo[r].Rating(a), elo_tolerance) << a << "/" << r;
       EXPECT_NEAR(boot.ScoReplicas(a)[r], sco[r].Rating(a), sco_tolerance) << a << "/" << r;
+      elo_worst = std::max(elo_worst, std::abs(boot.EloReplicas(a)[r] - elo[r].Rating(a)));
+      sco_worst = std::max(sco_worst, std::abs(boot.ScoReplicas(a)[r] - sco[r].Rating(a)));
+      // On the grid: a whole number of steps.
+      EXPECT_EQ(boot.EloReplicas(a)[r],
+                std::nearbyint(boot.EloReplicas(a)[r] / elo_step) * elo_step);
     }
   }
+  std::printf("worst difference: elo %.3g (step %.3g), sco %.3g (step %.3g)\n", elo_worst, elo_step,
+              sco_worst, sco_step);
 }
 
 TEST(OnlineBootstrapTest, EachReplicaIsTheModelFedItsPoissonWeights) {
@@ -142,18 +174,21 @@ TEST(OnlineBootstrapTest, EachReplicaIsTheModelFedItsPoissonWeights) {
   }
   // 2- to 4-agent results: the pairwise logistics (k = 2) and the per-agent exponentials
   // (k >= 3). The replicas evaluate the logistic in single precision (relative error
-  // ~1e-7 per term); over 2,000 results that left at most 1.1e-5 Elo and 2e-6 SCO between
-  // the two here. A wrong weight or pairing moves ratings by whole K-sized steps.
+  // ~1e-7 per term), so now and then a value lands on the other side of a half step from
+  // the double-precision reference and snaps one step away; over 2,000 results that left at
+  // most 1 Elo step (24/1024) and 4 SCO steps (1/3072) between the two here. A wrong weight
+  // or pairing moves ratings by whole K-sized steps (1,024 Elo steps).
   ExpectReplicasAreTheModelsFedTheirWeights(boot, elo, sco, 7, RandomStream(kAgents, 2'000, 3),
-                                            1e-4, 2e-5);
+                                            2 * 24.0 / 1024, 8 * (1.0 / 3) / 1024);
 }
 
 TEST(OnlineBootstrapTest, ResultsSpreadWiderThanTheClampStillFollowTheModels) {
   // Ratings so far apart within a result (30,000 Elo, 200 SCO units at tau = 1) that
   // exponentials relative to the result's best would leave the float range: such blocks
   // take the pairwise path, which clamps |x| <= 80 (a logistic of 1.8e-35 for anything
-  // further), so the models' moves still come out. Checked against the models as above;
-  // with steps up to K w c_r = 32 · 2 · 5 here, single precision left up to 5.5e-5 Elo.
+  // further), so the models' moves still come out. Checked against the models as above,
+  // snapped alike; with steps up to K w c_r = 32 · 2 · 5 here, no value snapped differently
+  // (before the grid, single precision left up to 5.5e-5 Elo).
   constexpr uint32_t kReplicas = 4;
   const EloOptions elo_options{.k = 32};
   const ScoOptions sco_options{.alpha = 0.5, .tau = 1, .min = 0, .max = 300};
@@ -282,6 +317,72 @@ TEST(OnlineBootstrapTest, SpreadMatchesTheSamplingSpreadOfOnlineElo) {
   RecordProperty("sd_ratio", std::to_string(ratio));
   RecordProperty("coverage", std::to_string(coverage));
   std::printf("replica sd / sampling sd = %.3f, coverage = %.3f\n", ratio, coverage);
+}
+
+TEST(ReplicaGridTest, RoundHalfEvenIsNearbyint) {
+  // Against the C library's nearbyint (default mode: to nearest, ties to even), bit for bit:
+  // ties, signed zeros, the 2^52 boundary, infinities and random values.
+  std::vector<double> xs = {
+      0.5,  1.5,    2.5,          -0.5,          -1.5,  -2.5,     0.0,       -0.0,
+      -0.3, 0x1p52, 0x1p52 - 0.5, -0x1p52 + 0.5, 1e300, INFINITY, -INFINITY, 4503599627370495.5};
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> spread(0, 1e6);
+  for (int i = 0; i < 10'000; ++i) xs.push_back(spread(rng));
+  for (const double x : xs) {
+    const double want = std::nearbyint(x), got = RoundHalfEven(x);
+    EXPECT_EQ(std::signbit(got), std::signbit(want)) << x;
+    EXPECT_EQ(got, want) << x;
+  }
+  EXPECT_TRUE(std::isnan(RoundHalfEven(NAN)));
+}
+
+TEST(ReplicaGridTest, StepsAndEndsByHand) {
+  // Elo: K/1024. SCO: min(alpha/tau, max - min)/1024, ends the grid values inside [min, max].
+  EXPECT_EQ(EloReplicaGrid({.k = 32}).step, 1.0 / 32);
+  EXPECT_EQ(EloReplicaGrid({.k = 0}).step, 1.0 / 1024);
+  const ReplicaGrid sco = ScoReplicaGrid({.alpha = 0.5, .tau = 2, .min = -0.1, .max = 3.3});
+  EXPECT_EQ(sco.step, 0.25 / 1024);
+  EXPECT_EQ(sco.lowest, -409 * sco.step);    // -0.1 / step = -409.6
+  EXPECT_EQ(sco.highest, 13516 * sco.step);  // 3.3 / step = 13516.8
+  EXPECT_EQ(ScoReplicaGrid({.alpha = 10, .tau = 1, .min = 0, .max = 1}).step, 1.0 / 1024);
+  // Nearest, ties to even, clamped to the ends.
+  EXPECT_EQ(sco.Snap(2.5 * sco.step), 2 * sco.step);
+  EXPECT_EQ(sco.Snap(3.5 * sco.step), 4 * sco.step);
+  EXPECT_EQ(sco.Snap(-1.0), sco.lowest);
+  EXPECT_EQ(sco.Snap(1e9), sco.highest);
+}
+
+TEST(OnlineBootstrapTest, StepsFormRoundTripsExactly) {
+  // Replicas far from their points (thousands of steps) and near them; the steps form and
+  // back gives the same doubles, and the steps are the hand-computed differences.
+  OnlineBootstrap boot =
+      *OnlineBootstrap::Create({.replicas = 4, .seed = 3}, EloOptions{}, ScoOptions{});
+  boot.Resize(3);
+  ASSERT_THAT(boot.Restore({.replicas = 4,
+                            .elo = {1500, 1500.03125, 1400, 9000, 0, -5, 2e6, 1e-3, 7, 7, 7, 7},
+                            .sco = {0, 100, 50, 49.9, 1, 2, 3, 4, 10, 10, 10, 10.0001}}),
+              IsOk());
+  const std::vector<double> elo_point = {1500.01, -3, 7}, sco_point = {50, 2.5, 10};
+  std::vector<int64_t> elo(12), sco(12);
+  boot.EloSteps(elo_point, absl::MakeSpan(elo));
+  boot.ScoSteps(sco_point, absl::MakeSpan(sco));
+  EXPECT_EQ(elo[1], 1);  // 1500.03125 = 48001 steps of 1/32; 1500.01 rounds to 48000
+  EXPECT_EQ(elo[3], (9000 - 1500) * 32);
+  EXPECT_EQ(elo[6], (2'000'000 + 3) * 32);
+  EXPECT_EQ(elo[7], 3 * 32);   // 1e-3 snapped to 0
+  EXPECT_EQ(sco[1], 512'000);  // 100 - 50 in steps of 0.1/1024
+  OnlineBootstrap restored =
+      *OnlineBootstrap::Create({.replicas = 4, .seed = 3}, EloOptions{}, ScoOptions{});
+  restored.Resize(3);
+  ASSERT_THAT(restored.RestoreSteps(4, elo, sco, elo_point, sco_point), IsOk());
+  EXPECT_EQ(restored.ExportState().elo, boot.ExportState().elo);  // bit-identical
+  EXPECT_EQ(restored.ExportState().sco, boot.ExportState().sco);
+  sco[11] = 1'000'000;  // 10 + ~97.7: past max
+  EXPECT_THAT(
+      restored.RestoreSteps(4, elo, sco, elo_point, sco_point),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sco: replica 3 of agent #2")));
+  EXPECT_THAT(restored.RestoreSteps(4, elo, sco, elo_point, {}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("point ratings for 3")));
 }
 
 TEST(OnlineBootstrapTest, RefusesBadOptionsAndStates) {

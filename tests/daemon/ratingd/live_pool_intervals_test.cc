@@ -158,9 +158,15 @@ TEST(LivePoolIntervalsTest, RestoreAndReplayGiveIdenticalIntervals) {
     }
     const v1::PoolSnapshot snapshot = first->ToSnapshot();
     EXPECT_EQ(snapshot.bootstrap_replicas(), 16u);
-    EXPECT_EQ(static_cast<size_t>(snapshot.elo_replicas_size()), 16 * snapshot.agents_size());
+    EXPECT_EQ(static_cast<size_t>(snapshot.elo_replica_steps_size()), 16 * snapshot.agents_size());
+    EXPECT_EQ(snapshot.elo_replicas_size(), 0);  // format 3's doubles are no longer written
     auto second = LivePool::FromSnapshot(snapshot, config);
     ASSERT_THAT(second, IsOk()) << second.status();
+    // The intervals right after the restore are those before it, bit for bit.
+    for (const ratings::Model model : {ratings::Model::kElo, ratings::Model::kSco}) {
+      EXPECT_EQ(Bytes((*second)->Leaderboard(model)), Bytes(first->Leaderboard(model)))
+          << "cut " << cut;
+    }
     ApplyAll(**second, results, cut);
     for (const ratings::Model model : {ratings::Model::kElo, ratings::Model::kSco}) {
       EXPECT_EQ(Bytes((*second)->Leaderboard(model)), Bytes(reference->Leaderboard(model)))
@@ -168,6 +174,38 @@ TEST(LivePoolIntervalsTest, RestoreAndReplayGiveIdenticalIntervals) {
     }
     EXPECT_EQ(Bytes((*second)->ToSnapshot()), Bytes(reference->ToSnapshot())) << "cut " << cut;
   }
+}
+
+// Format 3 stored the replicas as doubles (fields 22, 23). Such a snapshot still restores:
+// values on the grid exactly (here the format-4 steps turned back into doubles by the rule
+// of docs/MODELS.md §5.6, written out), values off it snapped to the nearest grid value.
+TEST(LivePoolIntervalsTest, FormatThreeReplicaValuesStillRestore) {
+  LivePoolConfig config;
+  config.options.ml = false;
+  auto pool = *LivePool::Create("p", config);
+  ApplyAll(*pool, Stream());
+  const v1::PoolSnapshot current = pool->ToSnapshot();
+  const double elo_step = 32.0 / 1024, sco_step = 0.1 / 1024;  // K/1024, (alpha/tau)/1024
+  v1::PoolSnapshot old = current;
+  old.clear_elo_replica_steps();
+  old.clear_sco_replica_steps();
+  for (int i = 0; i < current.elo_replica_steps_size(); ++i) {
+    const int agent = i / 16;
+    old.add_elo_replicas(
+        (std::nearbyint(current.elo(agent) / elo_step) + current.elo_replica_steps(i)) * elo_step);
+    old.add_sco_replicas(
+        (std::nearbyint(current.sco(agent) / sco_step) + current.sco_replica_steps(i)) * sco_step);
+  }
+  auto restored = LivePool::FromSnapshot(old, config);
+  ASSERT_THAT(restored, IsOk()) << restored.status();
+  EXPECT_EQ(Bytes((*restored)->ToSnapshot()), Bytes(current));
+  // Off the grid by less than half a step: the same state.
+  for (double& v : *old.mutable_elo_replicas()) v += 0.3 * elo_step;
+  for (double& v : *old.mutable_sco_replicas())
+    v += (v < 50 ? 0.3 : -0.3) * sco_step;  // in [0, 100]
+  restored = LivePool::FromSnapshot(old, config);
+  ASSERT_THAT(restored, IsOk()) << restored.status();
+  EXPECT_EQ(Bytes((*restored)->ToSnapshot()), Bytes(current));
 }
 
 // A snapshot of format 2 (no replicas, no result counts) restores: the replicas start at
@@ -181,8 +219,8 @@ TEST(LivePoolIntervalsTest, SnapshotWithoutReplicasStartsThemAtThePoint) {
   ApplyAll(*pool, results);
   v1::PoolSnapshot old = pool->ToSnapshot();
   old.clear_bootstrap_replicas();
-  old.clear_elo_replicas();
-  old.clear_sco_replicas();
+  old.clear_elo_replica_steps();
+  old.clear_sco_replica_steps();
   old.clear_result_counts();
   LivePoolConfig eight = config;
   eight.bootstrap_replicas = 8;
@@ -215,7 +253,7 @@ TEST(LivePoolIntervalsTest, SnapshotWithoutReplicasStartsThemAtThePoint) {
   }
   // A replica state that does not fit is refused, naming the pool.
   v1::PoolSnapshot bad = pool->ToSnapshot();
-  bad.mutable_elo_replicas()->RemoveLast();
+  bad.mutable_elo_replica_steps()->RemoveLast();
   EXPECT_THAT(LivePool::FromSnapshot(bad, config).status(),
               ::ratings::testing::StatusIs(absl::StatusCode::kInvalidArgument,
                                            ::testing::HasSubstr("pool 'p': bootstrap: elo")));

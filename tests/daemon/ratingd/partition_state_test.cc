@@ -137,12 +137,14 @@ TEST(PartitionStateTest, SnapshotWithTheOldGeneratorFieldStillRestores) {
   tail.clear_elo();
   tail.clear_sco();
   tail.clear_ml();
-  tail.clear_games();  // fields 19-24 (game counts, replicas) are newer: head keeps them once
+  tail.clear_games();  // fields 19-26 (game counts, replicas) are newer: head keeps them once
   tail.clear_points();
   tail.clear_bootstrap_replicas();
   tail.clear_elo_replicas();
   tail.clear_sco_replicas();
   tail.clear_result_counts();
+  tail.clear_elo_replica_steps();
+  tail.clear_sco_replica_steps();
   std::ostringstream generator;
   generator << std::mt19937_64(0);  // what --seed 0 gave; never drawn from
   ASSERT_GT(generator.str().size(), 5000u);
