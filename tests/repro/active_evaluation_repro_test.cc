@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "Eigen/Core"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "ratings/active/score_generators.h"
 #include "ratings/active/simulation.h"
@@ -146,7 +147,7 @@ TEST(ActiveEvaluationReproTest, Table3Atari) {
   ScoreGeneratorOptions atari{.kind = GeneratorKind::kTable};
   {
     auto content =
-        io::ReadFileContent(std::string(RATINGD_TEST_DATA) + "/atari/atari_agent57_table.txt");
+        io::ReadFileContent(absl::StrCat(RATINGD_TEST_DATA, "/atari/atari_agent57_table.txt"));
     ASSERT_TRUE(content.ok());
     auto table = io::ParseScoreTable(*content, "atari_agent57_table.txt", {});
     ASSERT_TRUE(table.ok());
