@@ -2,9 +2,11 @@
 """End-to-end benchmark of ratingd through a real broker (docs/CONTRACTS.md §5 rows 9-10).
 
     e2e_bench.py --ratingd BIN --ratingctl BIN [--results N] [--rate R] [--seconds S]
+                 [--pools 12x100,2x400] [--ratingd-defaults]
 
 Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). Two phases:
-  1. throughput: N results (2-player, 10 pools of 100 agents) are put on the topic first,
+  1. throughput: N results (2-player; by default 10 pools of 100 agents, --pools COUNTxAGENTS,...
+     for others, each result in a pool drawn uniformly) are put on the topic first,
      then ratingd (all models on) starts; the figure is results applied per second from
      the first to the last applied result (read from its /metrics every 100 ms).
   2. latency: ratingd caught up (and, with --after-first-snapshot, its first snapshot
@@ -110,13 +112,26 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def generate(path, n, seed):
+def parse_pools(spec):
+    """'12x100,2x400' -> the agent count of each pool: [100] * 12 + [400] * 2."""
+    sizes = []
+    for part in spec.split(","):
+        count, _, agents = part.partition("x")
+        if not count.isdigit() or not agents.isdigit() or int(agents) < 2:
+            raise SystemExit("--pools: '%s' is not COUNTxAGENTS (agents >= 2)" % part)
+        sizes += [int(agents)] * int(count)
+    return sizes
+
+
+def generate(path, n, seed, pools):
+    """n 2-player results in the pools of `pools` (agent counts), a pool drawn uniformly
+    per result; the better-numbered agent wins more often, by more in the larger pools."""
     rng = random.Random(seed)
     with open(path, "w") as f:
         for i in range(n):
-            pool = rng.randrange(10)
-            a, b = rng.sample(range(100), 2)
-            if rng.random() < 0.5 + (a - b) / 250:
+            pool = rng.randrange(len(pools))
+            a, b = rng.sample(range(pools[pool]), 2)
+            if rng.random() < 0.5 + (a - b) / (2.5 * pools[pool]):
                 a, b = b, a
             f.write('{"pool":"p%d","game_id":"%s-%d","standings":[{"agent":"a%d","rank":1},'
                     '{"agent":"a%d","rank":2}]}\n' % (pool, os.path.basename(path), i, a, b))
@@ -130,6 +145,12 @@ def main():
     ap.add_argument("--rate", type=float, default=10000)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--ml-solve-every", type=int, default=1000)
+    ap.add_argument("--pools", default="10x100",
+                    help="pools of the backlog and the live phase, COUNTxAGENTS,... "
+                         "(default 10x100; the issue's mixed backlog: 12x100,2x400)")
+    ap.add_argument("--ratingd-defaults", action="store_true",
+                    help="run ratingd at its own defaults: pass neither --ml-solve-every "
+                         "nor --snapshot-interval (otherwise 1000 and 10s)")
     ap.add_argument("--after-first-snapshot", action="store_true",
                     help="start the latency phase once ratingd has taken its first snapshot "
                          "(the one that writes the whole de-duplication window after the "
@@ -145,15 +166,17 @@ def main():
     tag = str(int(time.time()))
     topics = {t: "bench.%s.%s" % (tag, t) for t in ("results", "deltas", "leaderboards", "dlq")}
     backlog = os.path.join(work, "backlog.jsonl")
-    generate(backlog, a.results, 1)
+    pools = parse_pools(a.pools)
+    generate(backlog, a.results, 1, pools)
     http_port, metrics_port = free_port(), free_port()
     pin = ["taskset", "-c", a.ratingd_cpus] if a.ratingd_cpus else []
     cmd = pin + [a.ratingd, "--brokers=" + brokers, "--group=bench-" + tag, "--instance-id=bench",
            "--results-topic=" + topics["results"], "--deltas-topic=" + topics["deltas"],
            "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
-           "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, "snap"),
-           "--snapshot-interval=10s", "--ml-solve-every=%d" % a.ml_solve_every,
-           "--http-address=127.0.0.1:%d" % http_port, "--metrics-address=127.0.0.1:%d" % metrics_port] + a.ratingd_arg
+           "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, "snap")]
+    if not a.ratingd_defaults:
+        cmd += ["--snapshot-interval=10s", "--ml-solve-every=%d" % a.ml_solve_every]
+    cmd += ["--http-address=127.0.0.1:%d" % http_port, "--metrics-address=127.0.0.1:%d" % metrics_port] + a.ratingd_arg
     # Create the topics (ratingd does it at start), then stop it and load the backlog.
     d = subprocess.Popen(cmd, stderr=open(os.path.join(work, "create.log"), "w"))
     time.sleep(3)
@@ -177,7 +200,7 @@ def main():
     m0 = metrics(metrics_port)
 
     live = os.path.join(work, "live.jsonl")
-    generate(live, int(a.rate * a.seconds), 2)
+    generate(live, int(a.rate * a.seconds), 2, pools)
     watcher, visible = watch_visibility(a.ratingctl, brokers, topics["deltas"])
     time.sleep(3)  # the reader has joined and sits at the end
     subprocess.run([a.ratingctl, "produce", "--brokers=" + brokers, "--topic=" + topics["results"],
@@ -224,7 +247,8 @@ def main():
         "snapshot_p99_ms": round(quantile(ndiff, snp, 0.99) * 1e3, 3) if ndiff else None,
         "after_first_snapshot": a.after_first_snapshot,
         "last_snapshot_bytes": m1.get('ratingd_snapshot_size_bytes{partition="0"}'),
-        "ml_solve_every": a.ml_solve_every}))
+        "ml_solve_every": None if a.ratingd_defaults else a.ml_solve_every,
+        "ratingd_defaults": a.ratingd_defaults, "pools": a.pools}))
 
 
 if __name__ == "__main__":
