@@ -12,6 +12,11 @@
 # BROKER_CPUS and RATINGD_CPUS (taskset -c lists, e.g. 1 and 0) pin the broker and ratingd
 # to separate CPUs; unset, both float over every CPU.
 # RATINGD_ARGS (space-separated) are extra ratingd flags, e.g. "--commit-interval=250ms".
+# E2E_ARGS (space-separated) are extra e2e_bench.py arguments, after (so overriding) the
+# defaults: the issue's mixed backlog at ratingd's own defaults, with and without the first
+# snapshot in the latency phase, is
+#   E2E_ARGS="--pools 12x100,2x400 --ratingd-defaults --results 1500000" bash ...
+# (and AFTER_FIRST_SNAPSHOT=0 for the phase that includes it; default 1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export KAFKA_DIR=${KAFKA_DIR:-/tmp/kafka-bench}
@@ -28,13 +33,17 @@ trap 'bash deploy/kafka/broker.sh stop' EXIT
 
 extra=()
 for arg in ${RATINGD_ARGS:-}; do extra+=("--ratingd-arg=$arg"); done
+read -r -a e2e_args <<<"${E2E_ARGS:-}"
+after=()
+[[ ${AFTER_FIRST_SNAPSHOT:-1} == 1 ]] && after=(--after-first-snapshot)
 bench() {
   python3 tests/bench/e2e_bench.py --ratingd "$bin/ratingd" --ratingctl "$bin/ratingctl" \
-      --ratingd-cpus="${RATINGD_CPUS:-}" "${extra[@]}" "$@"
+      --ratingd-cpus="${RATINGD_CPUS:-}" "${extra[@]}" --results 1000000 --seconds 15 \
+      "$@" "${e2e_args[@]}"
 }
-bench --results 1000000 --seconds 15 >"$out-warmup.json"
+bench >"$out-warmup.json"
 for i in $(seq 1 "$runs"); do
-  bench --results 1000000 --seconds 15 --after-first-snapshot | tail -1 >"$out-$i.json"
+  bench "${after[@]}" | tail -1 >"$out-$i.json"
   python3 - "$out-$i.json" "$i" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
