@@ -62,14 +62,16 @@ uint32_t PoissonOne(uint32_t bits);
 // from (seed, index), two 32-bit draws per output.
 void DrawCounts(uint64_t seed, uint64_t index, absl::Span<uint32_t> counts);
 
-// x rounded to the nearest integer, ties to even, as std::nearbyint in the default
-// rounding mode, but inline (no libm call): 2^52 added to |x| and taken away again, the
-// same operation and bits as Eigen's rint() on the vectorised lanes.
+// x rounded to the nearest integer, ties to even, inline (no libm call), bit for bit as
+// Eigen's rint() computes the vectorised lanes on SSE2: 2^52 added to |x| and taken away,
+// the sign put back when x < 0. The same as std::nearbyint in the default rounding mode,
+// except that -0.0 gives +0.0.
 inline double RoundHalfEven(double x) {
   constexpr double kTwo52 = 0x1p52;
   const double magnitude = std::abs(x);
   if (!(magnitude < kTwo52)) return x;  // a whole number already, or not a number
-  return std::copysign((magnitude + kTwo52) - kTwo52, x);
+  const double rounded = (magnitude + kTwo52) - kTwo52;
+  return x < 0 ? -rounded : rounded;
 }
 
 // The grid a model's replica ratings are kept on (docs/MODELS.md §5.6): every replica rating

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "Eigen/Core"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -319,20 +320,33 @@ TEST(OnlineBootstrapTest, SpreadMatchesTheSamplingSpreadOfOnlineElo) {
   std::printf("replica sd / sampling sd = %.3f, coverage = %.3f\n", ratio, coverage);
 }
 
-TEST(ReplicaGridTest, RoundHalfEvenIsNearbyint) {
-  // Against the C library's nearbyint (default mode: to nearest, ties to even), bit for bit:
-  // ties, signed zeros, the 2^52 boundary, infinities and random values.
+TEST(ReplicaGridTest, RoundHalfEvenIsEigensRintAndNearbyint) {
+  // Bit for bit against Eigen's rint() on an array (the vectorised update's rounding) and
+  // against the C library's nearbyint (to nearest, ties to even): ties, signed zeros, the
+  // 2^52 boundary, infinities and random values. -0.0 is the one difference from nearbyint.
   std::vector<double> xs = {
-      0.5,  1.5,    2.5,          -0.5,          -1.5,  -2.5,     0.0,       -0.0,
-      -0.3, 0x1p52, 0x1p52 - 0.5, -0x1p52 + 0.5, 1e300, INFINITY, -INFINITY, 4503599627370495.5};
+      0.5,    1.5,          2.5,           -0.5,  -1.5,   -2.5,     0.0,       -0.3,
+      0x1p52, 0x1p52 - 0.5, -0x1p52 + 0.5, 1e300, -1e300, INFINITY, -INFINITY, 4503599627370495.5};
   std::mt19937_64 rng(1);
   std::normal_distribution<double> spread(0, 1e6);
   for (int i = 0; i < 10'000; ++i) xs.push_back(spread(rng));
-  for (const double x : xs) {
-    const double want = std::nearbyint(x), got = RoundHalfEven(x);
-    EXPECT_EQ(std::signbit(got), std::signbit(want)) << x;
-    EXPECT_EQ(got, want) << x;
+  // -0.0 first and an even count: every value goes through Eigen's packets of two (an odd
+  // last one would take its scalar fallback, std::rint, which keeps the -0.0).
+  xs.insert(xs.begin(), -0.0);
+  xs.push_back(1.0);
+  ASSERT_EQ(xs.size() % 2, 0u);
+  const Eigen::ArrayXd eigen =
+      Eigen::Map<const Eigen::ArrayXd>(xs.data(), static_cast<Eigen::Index>(xs.size())).rint();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double got = RoundHalfEven(xs[i]);
+    EXPECT_EQ(std::signbit(got), std::signbit(eigen[static_cast<Eigen::Index>(i)])) << xs[i];
+    EXPECT_EQ(got, eigen[static_cast<Eigen::Index>(i)]) << xs[i];
+    if (i > 0) {
+      EXPECT_EQ(std::signbit(got), std::signbit(std::nearbyint(xs[i]))) << xs[i];
+      EXPECT_EQ(got, std::nearbyint(xs[i])) << xs[i];
+    }
   }
+  EXPECT_FALSE(std::signbit(RoundHalfEven(-0.0)));
   EXPECT_TRUE(std::isnan(RoundHalfEven(NAN)));
 }
 
