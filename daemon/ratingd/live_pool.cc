@@ -52,6 +52,7 @@ absl::Status LivePool::CreateBootstrap() {
 absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
                                                   const std::string& game_id,
                                                   const google::protobuf::Timestamp& event_time,
+                                                  int64_t record_time_ms,
                                                   std::vector<v1::RankingDelta>* deltas,
                                                   std::optional<MlJob>* ml_job) {
   if (dedup_.Contains(game_id)) return Outcome::kDuplicate;
@@ -89,7 +90,7 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     AppendDelta(sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
   }
   deltas->resize(used);
-  ScheduleMl(game_id, event_time, ml_job);
+  ScheduleMl(game_id, event_time, record_time_ms, ml_job);
   return Outcome::kApplied;
 }
 
@@ -110,19 +111,33 @@ void LivePool::CaptureBefore(const ratings::Result& result) {
 }
 
 void LivePool::ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
-                          std::optional<MlJob>* ml_job) {
+                          int64_t record_time_ms, std::optional<MlJob>* ml_job) {
   const ratings::MaximalLottery* ml = pool_.ml();
-  if (ml != nullptr && !ml->refused() && config_.ml_solve_every > 0 &&
-      pool_.results() % config_.ml_solve_every == 0) {
-    MlJob job;
-    job.pool = name_;
-    job.sequence = ++ml_sequence_;
-    job.results = pool_.results();
-    job.game_id = game_id;
-    job.event_time = event_time;
-    job.copy = std::make_shared<ratings::Pool>(pool_);
-    *ml_job = std::move(job);
+  if (ml == nullptr || ml->refused() || !MlDue(record_time_ms)) return;
+  ml_scheduled_results_ = pool_.results();
+  ml_scheduled_time_ms_ = std::max<int64_t>(record_time_ms, -1);
+  MlJob job;
+  job.pool = name_;
+  job.sequence = ++ml_sequence_;
+  job.results = pool_.results();
+  job.game_id = game_id;
+  job.event_time = event_time;
+  job.copy = std::make_shared<ratings::Pool>(pool_);
+  *ml_job = std::move(job);
+}
+
+bool LivePool::MlDue(int64_t record_time_ms) const {
+  const uint64_t since = pool_.results() - ml_scheduled_results_;
+  if (config_.ml_solve_every == 0 || since < config_.ml_solve_every) return false;
+  if (config_.ml_solve_min_interval <= absl::ZeroDuration()) return true;
+  // Untimed records (or a schedule restored from a snapshot that kept no time) fall back
+  // to the count; a pool whose results grew by a tenth since the last solve (a burst, a
+  // backlog) is not held back either, so the ml ranking lags at most that far behind.
+  if (record_time_ms < 0 || ml_scheduled_time_ms_ < 0 || since * 10 >= pool_.results()) {
+    return true;
   }
+  return record_time_ms - ml_scheduled_time_ms_ >=
+         absl::ToInt64Milliseconds(config_.ml_solve_min_interval);
 }
 
 void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings,

@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "daemon/ratingd/dedup_window.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "ratingd/v1/delta.pb.h"
@@ -28,8 +29,13 @@ namespace ratingd {
 struct LivePoolConfig {
   ratings::PoolOptions options = {};  // models, parameters, limits
   size_t dedup_window = 100'000;      // game ids remembered per pool
-  uint64_t ml_solve_every = 100;      // results between two scheduled ml solves
-  size_t max_displaced = 1'000;       // rank-only changes listed per delta
+  // The ml schedule (docs/ARCHITECTURE.md §3, MlDue): a solve is due once ml_solve_every
+  // results have been applied since the last one (0 = never), and, when the interval is not
+  // zero, once that much record time has passed since it, or the pool's results have grown
+  // by a tenth since it. ratingd's --ml-solve-min-interval defaults to 1 s.
+  uint64_t ml_solve_every = 100;
+  absl::Duration ml_solve_min_interval = absl::ZeroDuration();
+  size_t max_displaced = 1'000;  // rank-only changes listed per delta
   // Online bootstrap replicas of elo and sco per pool (docs/MODELS.md §5.6), seeded by the
   // pool's name: 0 = no intervals, else 2..ratings::kMaxReplicas.
   uint32_t bootstrap_replicas = 16;
@@ -84,11 +90,13 @@ class LivePool {
   // Applies a result unless its game id is in the window (kDuplicate: nothing changes).
   // Replaces *deltas by one delta per enabled elo/sco model (sequence + 1 each; the
   // messages already there are reused, so a caller keeping the vector allocates little), and sets
-  // *ml_job when an ml solve is due (every ml_solve_every results). InvalidArgument if the
-  // result is invalid (callers validate first; the pool is then unchanged).
+  // *ml_job when an ml solve is due (MlDue). `record_time_ms`: the results record's
+  // timestamp (Unix ms, negative if it has none), the clock of the ml schedule.
+  // InvalidArgument if the result is invalid (callers validate first; the pool is then
+  // unchanged).
   absl::StatusOr<Outcome> Apply(const ratings::Result& result, const std::string& game_id,
                                 const google::protobuf::Timestamp& event_time,
-                                std::vector<v1::RankingDelta>* deltas,
+                                int64_t record_time_ms, std::vector<v1::RankingDelta>* deltas,
                                 std::optional<MlJob>* ml_job);
 
   // Solves a job's copy (any thread).
@@ -135,7 +143,10 @@ class LivePool {
   // scratch_; and the ml job, when the result is one at which a solve is due.
   void CaptureBefore(const ratings::Result& result);
   void ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
-                  std::optional<MlJob>* ml_job);
+                  int64_t record_time_ms, std::optional<MlJob>* ml_job);
+  // Whether the result just applied, in a record stamped record_time_ms, makes an ml solve
+  // due (LivePoolConfig: the count, then the time or the catch-up bound).
+  bool MlDue(int64_t record_time_ms) const;
   void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
                    uint64_t& sequence, absl::Span<const ratings::AgentId> ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
@@ -151,6 +162,9 @@ class LivePool {
   uint64_t elo_sequence_ = 0;
   uint64_t sco_sequence_ = 0;
   uint64_t ml_sequence_ = 0;
+  // The pool's result count and the record time (-1: none) at the last scheduled solve.
+  uint64_t ml_scheduled_results_ = 0;
+  int64_t ml_scheduled_time_ms_ = -1;
   std::vector<uint32_t> ml_last_rank_;
   std::vector<double> ml_last_rating_;
   std::vector<double> ml_last_lottery_;

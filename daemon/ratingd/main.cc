@@ -74,6 +74,9 @@ ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separ
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
           "results between two maximal-lottery solves of a pool (ml deltas and leaderboards)");
+ABSL_FLAG(absl::Duration, ml_solve_min_interval, absl::Seconds(1),
+          "least record time between two maximal-lottery solves of a pool, unless its results "
+          "grew by a tenth since the last (0 = solve every --ml-solve-every results)");
 ABSL_FLAG(uint64_t, delta_max_displaced, 1000,
           "rank-only changes listed per delta (the rest are counted in displaced_omitted)");
 ABSL_FLAG(uint32_t, bootstrap_replicas, 16,
@@ -179,6 +182,10 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
   pool.options.limits.max_agent_id_bytes = absl::GetFlag(FLAGS_max_agent_id_bytes);
   pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
   pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
+  pool.ml_solve_min_interval = absl::GetFlag(FLAGS_ml_solve_min_interval);
+  if (pool.ml_solve_min_interval < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("--ml-solve-min-interval must not be negative");
+  }
   pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
   pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
   pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);

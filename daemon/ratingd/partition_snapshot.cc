@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "daemon/model_params.h"
 #include "daemon/ratingd/dedup_segments.h"
 #include "daemon/ratingd/partition_state.h"
@@ -114,6 +115,12 @@ std::string ParamsFingerprint(const LivePoolConfig& config) {
                   ";max_agent_id_bytes=", o.limits.max_agent_id_bytes,
                   ";dedup_window=", config.dedup_window, ";ml_solve_every=", config.ml_solve_every,
                   ";max_displaced=", config.max_displaced);
+  // Appended only when set, so that the snapshots of count-only schedules (every earlier
+  // version's) stay valid under --ml-solve-min-interval=0 (docs/ARCHITECTURE.md §5.4).
+  if (config.ml_solve_min_interval != absl::ZeroDuration()) {
+    absl::StrAppend(&text,
+                    ";ml_solve_min_interval=", absl::FormatDuration(config.ml_solve_min_interval));
+  }
   return text;
 }
 

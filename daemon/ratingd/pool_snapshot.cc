@@ -88,6 +88,16 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   live->elo_sequence_ = s.elo_sequence();
   live->sco_sequence_ = s.sco_sequence();
   live->ml_sequence_ = s.ml_sequence();
+  // Snapshots before the time-bounded schedule solved every ml_solve_every results.
+  live->ml_scheduled_results_ = s.has_ml_scheduled_results()
+                                    ? s.ml_scheduled_results()
+                                    : s.ml_sequence() * config.ml_solve_every;
+  live->ml_scheduled_time_ms_ = s.has_ml_scheduled_time_ms() ? s.ml_scheduled_time_ms() : -1;
+  if (live->ml_scheduled_results_ > s.results() || live->ml_scheduled_time_ms_ < -1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pool '", s.pool(), "': ml schedule (", live->ml_scheduled_results_, " results at ",
+        live->ml_scheduled_time_ms_, " ms) does not fit ", s.results(), " results"));
+  }
   live->ml_last_rank_ = ToVector(s.ml_last_rank());
   live->ml_last_rating_ = ToVector(s.ml_last_rating());
   live->ml_last_lottery_ = ToVector(s.ml_last_lottery());
@@ -182,6 +192,8 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   s.set_elo_sequence(elo_sequence_);
   s.set_sco_sequence(sco_sequence_);
   s.set_ml_sequence(ml_sequence_);
+  s.set_ml_scheduled_results(ml_scheduled_results_);
+  s.set_ml_scheduled_time_ms(ml_scheduled_time_ms_);
   s.mutable_ml_last_rank()->Assign(ml_last_rank_.begin(), ml_last_rank_.end());
   s.mutable_ml_last_rating()->Assign(ml_last_rating_.begin(), ml_last_rating_.end());
   s.mutable_ml_last_lottery()->Assign(ml_last_lottery_.begin(), ml_last_lottery_.end());

@@ -93,8 +93,8 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
   const auto start =
       timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   const bool was_refused = pool.pool().ml() && pool.pool().ml()->refused();
-  absl::StatusOr<LivePool::Outcome> outcome =
-      pool.Apply(d.record.result, d.record.game_id, d.event_time, &deltas, &job);
+  absl::StatusOr<LivePool::Outcome> outcome = pool.Apply(
+      d.record.result, d.record.game_id, d.event_time, record.timestamp_ms, &deltas, &job);
   if (timed) {
     metrics_->update_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -8,9 +8,10 @@
 
 namespace ratingd::testing {
 
-int64_t FakeBroker::Append(int32_t partition, std::optional<std::string> key, std::string value) {
+int64_t FakeBroker::Append(int32_t partition, std::optional<std::string> key, std::string value,
+                           int64_t timestamp_ms) {
   std::vector<Input>& log = results.at(static_cast<size_t>(partition));
-  log.push_back({std::move(key), std::move(value)});
+  log.push_back({std::move(key), std::move(value), timestamp_ms});
   return static_cast<int64_t>(log.size()) - 1;
 }
 
@@ -185,6 +186,7 @@ size_t FakeConsumer::Poll(size_t max) {
       record.offset = position++;
       if (input.key.has_value()) record.key = *input.key;
       record.value = input.value;
+      record.timestamp_ms = input.timestamp_ms;
       pipeline_->Process(record);
       ++delivered;
     }

@@ -31,8 +31,10 @@ struct FakeRecord {
 struct FakeBroker {
   explicit FakeBroker(int32_t partition_count) : results(partition_count) {}
 
-  // Appends a record to a results partition; returns its offset.
-  int64_t Append(int32_t partition, std::optional<std::string> key, std::string value);
+  // Appends a record (stamped timestamp_ms; -1: none) to a results partition; returns its
+  // offset.
+  int64_t Append(int32_t partition, std::optional<std::string> key, std::string value,
+                 int64_t timestamp_ms = -1);
 
   // The committed deltas and leaderboards, parsed, in log order.
   std::vector<v1::RankingDelta> Deltas() const;
@@ -44,6 +46,7 @@ struct FakeBroker {
   struct Input {
     std::optional<std::string> key;
     std::string value;
+    int64_t timestamp_ms = -1;  // the record's timestamp (Unix ms); -1: none
   };
   std::vector<std::vector<Input>> results;
   // Committed, visible to read_committed readers. `deltas` has one RankingDelta per entry

@@ -83,13 +83,14 @@ inline std::string Win(const std::string& pool, const std::string& game_id,
 }
 
 // Appends `n` results of `pool` to `partition`: game "<pool>-<i>" for i in [first, first + n),
-// where agent a(i mod 5) beats a(i+1 mod 5).
+// where agent a(i mod 5) beats a(i+1 mod 5), each record stamped timestamp_ms (-1: none).
 inline void AppendGames(FakeBroker& broker, int32_t partition, const std::string& pool, int first,
-                        int n) {
+                        int n, int64_t timestamp_ms = -1) {
   for (int i = first; i < first + n; ++i) {
     broker.Append(partition, pool,
                   Win(pool, absl::StrCat(pool, "-", i), absl::StrCat("a", i % 5),
-                      absl::StrCat("a", (i + 1) % 5)));
+                      absl::StrCat("a", (i + 1) % 5)),
+                  timestamp_ms);
   }
 }
 

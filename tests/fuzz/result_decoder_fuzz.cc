@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ratingd::DecodedResult& d = std::get<ratingd::DecodedResult>(decoded);
   std::vector<ratingd::v1::RankingDelta> deltas;
   std::optional<ratingd::MlJob> job;
-  if (!pool->Apply(d.record.result, d.record.game_id, d.event_time, &deltas, &job).ok()) {
+  if (!pool->Apply(d.record.result, d.record.game_id, d.event_time, -1, &deltas, &job).ok()) {
     std::abort();
   }
   ++applied;

@@ -53,7 +53,8 @@ def main():
 
     # Snapshots every 2 s and an ML solve every 20 results so that the snapshot and ML
     # panels have data within the test.
-    d = it.Ratingd("dashq", extra=["--snapshot-interval=2s", "--ml-solve-every=20"])
+    d = it.Ratingd("dashq", extra=["--snapshot-interval=2s", "--ml-solve-every=20",
+                                         "--ml-solve-min-interval=0"])
     env = dict(os.environ, PROM_DIR=os.path.join(d.dir, "prometheus"),
                PROM_TARGET="127.0.0.1:%d" % d.metrics_port, PROM_JOB="ratingd",
                PROM_RULES=os.path.join(root, "deploy/prometheus/rules/ratingd.rules.yml"))

@@ -267,7 +267,7 @@ def check_deltas(d, counts, ml_every):
 
 
 def case_state_equals_rate():
-    d = Ratingd("rate", ["--ml-solve-every=50"])
+    d = Ratingd("rate", ["--ml-solve-every=50", "--ml-solve-min-interval=0"])
     try:
         path = os.path.join(d.dir, "results.jsonl")
         counts = generate_jsonl(path, 3000, pools=4, agents=25, seed=1)
@@ -383,7 +383,7 @@ def case_kill_restart():
     # A window of 500 ids (segments of 500) per pool of 2,400 results: snapshots write,
     # and later delete, de-duplication segments, and restores read them back.
     d = Ratingd("kill", ["--snapshot-interval=300ms", "--ml-solve-every=40",
-                         "--dedup-window=500"])
+                         "--ml-solve-min-interval=0", "--dedup-window=500"])
     try:
         path = os.path.join(d.dir, "results.jsonl")
         counts = generate_jsonl(path, 12000, pools=5, agents=30, seed=3)
@@ -412,7 +412,8 @@ def case_abort_rollback():
     in; each abort rolls the state back to the last commit and rewinds. A read_committed
     reader still sees every delta exactly once and the state equals ratingctl rate."""
     d = Ratingd("abort", ["--snapshot-interval=500ms", "--ml-solve-every=40",
-                          "--commit-interval=50ms", "--dedup-window=500"])
+                          "--ml-solve-min-interval=0", "--commit-interval=50ms",
+                          "--dedup-window=500"])
     os.environ["RATINGD_FAULT_ABORT_EVERY"] = "3"
     try:
         path = os.path.join(d.dir, "results.jsonl")

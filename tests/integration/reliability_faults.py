@@ -26,7 +26,8 @@ def case_kills():
     kills = int(os.environ.get("RELIABILITY_KILLS", "20"))
     every, rate, mean_gap = 40, 250, 4.5
     rng = random.Random(it.ARGS.seed)
-    d = Instance("kills", ["--ml-solve-every=%d" % every, "--snapshot-interval=1s"])
+    d = Instance("kills", ["--ml-solve-every=%d" % every, "--ml-solve-min-interval=0",
+                           "--snapshot-interval=1s"])
     producer = None
     try:
         path = os.path.join(d.dir, "results.jsonl")
@@ -93,7 +94,8 @@ def broker_running():
 def case_broker_outage():
     outage = float(os.environ.get("RELIABILITY_OUTAGE_SECONDS", "32"))
     every, rate, before, after = 40, 150, 12, 15
-    d = Instance("outage", ["--ml-solve-every=%d" % every, "--snapshot-interval=2s"])
+    d = Instance("outage", ["--ml-solve-every=%d" % every, "--ml-solve-min-interval=0",
+                            "--snapshot-interval=2s"])
     producer = supervisor = None
     try:
         path = os.path.join(d.dir, "results.jsonl")
@@ -231,7 +233,7 @@ def check_gauge_owners(instances, pools):
 
 def scale_out(count, rng):
     every, rate, n = 40, 300, 9000
-    extra = ["--ml-solve-every=%d" % every, "--snapshot-interval=2s",
+    extra = ["--ml-solve-every=%d" % every, "--ml-solve-min-interval=0", "--snapshot-interval=2s",
              "--kafka=session.timeout.ms=6000"]
     first = Instance("scale%d" % count, extra, partitions=6)
     group = [first] + [Instance("", extra, partitions=6, peer=first, index=i)

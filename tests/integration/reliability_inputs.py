@@ -52,7 +52,7 @@ def case_invalid_sustained():
     seconds = float(os.environ.get("RELIABILITY_INVALID_SECONDS", "20"))
     every, valid_rate, invalid_rate = 40, 100, 100
     rng = random.Random(it.ARGS.seed)
-    d = Instance("invalid", ["--ml-solve-every=%d" % every])
+    d = Instance("invalid", ["--ml-solve-every=%d" % every, "--ml-solve-min-interval=0"])
     producer = None
     stop = threading.Event()
     health = collections.Counter()

@@ -40,7 +40,7 @@ TEST(MlSolverTest, SolvesInSubmissionOrderAndCountsWhatIsInFlight) {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     ASSERT_TRUE(pool->Apply(ratings::testing::Order({winner, loser}), winner + loser,
-                            google::protobuf::Timestamp(), &deltas, &job)
+                            google::protobuf::Timestamp(), -1, &deltas, &job)
                     .ok());
     ASSERT_TRUE(job.has_value());
     jobs.push_back(*std::move(job));
@@ -115,7 +115,7 @@ TEST(MlSolverTest, PipelinePublishesMlDeltasOnceTheSolvesFinish) {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     ASSERT_TRUE(offline
-                    ->Apply(decoded.record.result, decoded.record.game_id, decoded.event_time,
+                    ->Apply(decoded.record.result, decoded.record.game_id, decoded.event_time, -1,
                             &deltas, &job)
                     .ok());
     if (job) last = std::move(job);
@@ -151,6 +151,32 @@ TEST(MlSolverTest, ReplayedSolvesAreAcceptedButNotPublished) {
   EXPECT_EQ(ml[3].results(), 40u);
   EXPECT_TRUE(SequencesOneToN(broker));
   // Its changes are against the third solve, which B accepted while replaying.
+  EXPECT_TRUE(SameDeltas(DeltasByKey(broker), OfflineDeltas(broker, config.pool)));
+}
+
+// The records' timestamps drive the schedule through the pipeline, and a replay after a
+// restart schedules the same solves. every = 10, 1 s, 200 results stamped at one instant:
+// 10, 20, ..., 100 (catch-up: 10 x 10 >= r), then r = ceil(10 s / 9) with 10 since: 112,
+// 125, 139, 155, 173, 193 (next 215).
+TEST(MlSolverTest, RecordTimesScheduleTheSolvesAcrossARestart) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  DaemonConfig config = TestConfig(TempSnapshotDir(), /*ml=*/true);
+  config.pool.ml_solve_min_interval = absl::Seconds(1);
+  Instance a(&broker, config, &clock);
+  a.consumer.Assign({0});
+  AppendGames(broker, 0, "chess", 0, 120, /*timestamp_ms=*/1'700'000'000'000);
+  ProcessAndCommit(a, clock);
+  ASSERT_EQ(MlDeltas(broker).size(), 11u);  // up to 112
+  Instance b(&broker, config, &clock);      // replays the 120 from the start, then goes on
+  b.consumer.Assign({0});
+  AppendGames(broker, 0, "chess", 120, 80, 1'700'000'000'000);
+  ProcessAndCommit(b, clock);
+  std::vector<uint64_t> results;
+  for (const v1::RankingDelta& d : MlDeltas(broker)) results.push_back(d.results());
+  EXPECT_THAT(results, ElementsAre(10u, 20u, 30u, 40u, 50u, 60u, 70u, 80u, 90u, 100u, 112u, 125u,
+                                   139u, 155u, 173u, 193u));
+  EXPECT_TRUE(SequencesOneToN(broker));
   EXPECT_TRUE(SameDeltas(DeltasByKey(broker), OfflineDeltas(broker, config.pool)));
 }
 

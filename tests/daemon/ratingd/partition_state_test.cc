@@ -39,7 +39,7 @@ TEST(PartitionStateTest, SnapshotFileRoundTripAndErrors) {
   LivePool* pool = *state.GetOrCreate("p", config);
   std::vector<v1::RankingDelta> deltas;
   std::optional<MlJob> job;
-  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, &deltas, &job), IsOk());
+  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, -1, &deltas, &job), IsOk());
   const std::string path = SnapshotPath(dir, "t", 3);
   const std::string fp = ParamsFingerprint(config);
   ASSERT_THAT(WriteSnapshotFile(path, state.ToSnapshot(fp)), IsOk());
@@ -194,7 +194,7 @@ TEST(PartitionStateTest, FingerprintKeepsTheEarlierDefaultSeed) {
   LivePool* pool = *state.GetOrCreate("p", config);
   std::vector<v1::RankingDelta> deltas;
   std::optional<MlJob> job;
-  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, &deltas, &job), IsOk());
+  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, -1, &deltas, &job), IsOk());
   EXPECT_THAT(PartitionState::FromSnapshot(state.ToSnapshot(fp), config, fp), IsOk());
   auto refused = PartitionState::FromSnapshot(state.ToSnapshot(seeded), config, fp);
   EXPECT_THAT(refused, Not(IsOk()));
