@@ -365,26 +365,31 @@ OnlineBootstrapState OnlineBootstrap::ExportState() const {
 }
 
 void OnlineBootstrap::ExportSteps(const std::vector<double>& rows, const ReplicaGrid& grid,
-                                  absl::Span<const double> point, absl::Span<int64_t> out) const {
+                                  absl::Span<const double> point, absl::Span<int64_t> out,
+                                  size_t first) const {
   // Clamped into int64 for gaps no rating reaches (2^62 steps), so the cast is defined.
   constexpr double kLimit = 0x1p62;
   const size_t r = options_.replicas;
-  for (size_t a = 0; a < size_; ++a) {
+  const size_t agents = out.size() / r;
+  for (size_t j = 0; j < agents; ++j) {
+    const size_t a = first + j;
     const double centre = grid.Steps(point[a]);
     const double* row = rows.data() + a * stride_;
     for (size_t i = 0; i < r; ++i) {
-      out[a * r + i] =
+      out[j * r + i] =
           static_cast<int64_t>(std::clamp(grid.Steps(row[i]) - centre, -kLimit, kLimit));
     }
   }
 }
 
-void OnlineBootstrap::EloSteps(absl::Span<const double> point, absl::Span<int64_t> out) const {
-  ExportSteps(elo_, elo_grid_, point, out);
+void OnlineBootstrap::EloSteps(absl::Span<const double> point, absl::Span<int64_t> out,
+                               size_t first) const {
+  ExportSteps(elo_, elo_grid_, point, out, first);
 }
 
-void OnlineBootstrap::ScoSteps(absl::Span<const double> point, absl::Span<int64_t> out) const {
-  ExportSteps(sco_, sco_grid_, point, out);
+void OnlineBootstrap::ScoSteps(absl::Span<const double> point, absl::Span<int64_t> out,
+                               size_t first) const {
+  ExportSteps(sco_, sco_grid_, point, out, first);
 }
 
 template <typename Value>

@@ -133,9 +133,11 @@ class OnlineBootstrap {
   // The replicas as whole grid steps from each agent's point rating on the grid, agent-major
   // (out[a * replicas() + r] = grid.Steps(replica) - grid.Steps(point[a])): the snapshot
   // form, exact, and small integers where replicas stay near the point. Preconditions: the
-  // model is on, point.size() == size(), out.size() == size() * replicas().
-  void EloSteps(absl::Span<const double> point, absl::Span<int64_t> out) const;
-  void ScoSteps(absl::Span<const double> point, absl::Span<int64_t> out) const;
+  // model is on, point.size() == size(), out.size() == size() * replicas(). With `first`,
+  // the steps of agents first, first + 1, ... only, out.size() / replicas() of them (a
+  // whole number, ending at or before size()): out[(a - first) * replicas() + r].
+  void EloSteps(absl::Span<const double> point, absl::Span<int64_t> out, size_t first = 0) const;
+  void ScoSteps(absl::Span<const double> point, absl::Span<int64_t> out, size_t first = 0) const;
   // Replaces the replicas of the size() agents (Resize first), each snapped to its model's
   // grid (values exported from a pool are on it already). InvalidArgument naming the problem
   // if the replica count differs from the options', a model's vector is not size() * replicas
@@ -175,7 +177,7 @@ class OnlineBootstrap {
                             std::vector<double>& into) const;
   absl::Status CheckReplicaCount(uint32_t replicas) const;
   void ExportSteps(const std::vector<double>& rows, const ReplicaGrid& grid,
-                   absl::Span<const double> point, absl::Span<int64_t> out) const;
+                   absl::Span<const double> point, absl::Span<int64_t> out, size_t first) const;
 
   OnlineBootstrapOptions options_;
   std::optional<EloOptions> elo_options_;

@@ -131,6 +131,11 @@ class LivePool {
   LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool);
   // ToSnapshot without the game ids (SnapshotBytes appends them).
   v1::PoolSnapshot ToSnapshotWithoutGameIds() const;
+  // The snapshot but for the game ids and the per-agent columns (names, ratings, game
+  // counts, replica steps), which SnapshotBytes appends straight from the pool with
+  // AppendColumns: through the message they would be copied once more.
+  v1::PoolSnapshot SnapshotHead() const;
+  void AppendColumns(std::string& out) const;
   // The kept order of elo or sco.
   const ratings::RankedOrder& Order(ratings::Model model) const;
   // Creates the replicas the configuration asks for (none if it asks for none, or if

@@ -136,7 +136,8 @@ v1::PoolSnapshot LivePool::ToSnapshot() const {
 }
 
 std::string LivePool::SnapshotBytes() const {
-  std::string out = ToSnapshotWithoutGameIds().SerializeAsString();
+  std::string out = SnapshotHead().SerializeAsString();
+  AppendColumns(out);
   size_t ids = 0;
   for (const std::string& id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
   out.reserve(out.size() + ids);
@@ -145,22 +146,55 @@ std::string LivePool::SnapshotBytes() const {
   return out;
 }
 
+void LivePool::AppendColumns(std::string& out) const {
+  using S = v1::PoolSnapshot;
+  for (const std::string& name : pool_.index().names()) {
+    wire::AppendLengthDelimited(S::kAgentsFieldNumber, name, out);
+  }
+  const absl::Span<const double> elo =
+      pool_.elo() ? pool_.elo()->ratings() : absl::Span<const double>();
+  const absl::Span<const double> sco =
+      pool_.sco() ? pool_.sco()->ratings() : absl::Span<const double>();
+  wire::AppendPackedDoubles(S::kEloFieldNumber, elo, out);
+  wire::AppendPackedDoubles(S::kScoFieldNumber, sco, out);
+  wire::AppendPackedDoubles(S::kGamesFieldNumber, pool_.games().games(), out);
+  wire::AppendPackedDoubles(S::kPointsFieldNumber, pool_.games().points(), out);
+  wire::AppendPackedVarints(S::kResultCountsFieldNumber, pool_.games().results(), out);
+  if (!bootstrap_) return;
+  // The replicas' steps a block of agents at a time: never a whole column of int64s.
+  const auto steps = [&](uint32_t field, absl::Span<const double> point, bool elo_model) {
+    constexpr size_t kBlock = 4096;  // agents
+    const size_t r = bootstrap_->replicas();
+    std::vector<int64_t> block;
+    std::string payload;
+    payload.reserve(point.size() * r * 2);  // mostly 1-2 bytes each
+    for (size_t first = 0; first < point.size(); first += kBlock) {
+      block.resize(std::min(kBlock, point.size() - first) * r);
+      if (elo_model) {
+        bootstrap_->EloSteps(point, absl::MakeSpan(block), first);
+      } else {
+        bootstrap_->ScoSteps(point, absl::MakeSpan(block), first);
+      }
+      wire::AppendSint64s(block, payload);
+    }
+    if (!payload.empty()) wire::AppendLengthDelimited(field, payload, out);
+  };
+  if (bootstrap_->has_elo()) steps(S::kEloReplicaStepsFieldNumber, elo, true);
+  if (bootstrap_->has_sco()) steps(S::kScoReplicaStepsFieldNumber, sco, false);
+}
+
 v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
+  // The reference form: the columns through the message (SnapshotBytes writes them by hand;
+  // PartitionStateTest.SerializedSnapshotParsesToTheSnapshotMessage holds the two equal).
+  v1::PoolSnapshot s = SnapshotHead();
   const ratings::PoolState state = pool_.ExportState();
-  v1::PoolSnapshot s;
-  s.set_pool(name_);
-  s.set_dedup_first_segment(dedup_.open_seq() - dedup_.sealed().size());
-  s.set_dedup_segments(static_cast<uint32_t>(dedup_.sealed().size()));
-  s.set_dedup_front_skip(static_cast<uint32_t>(dedup_.front_skip()));
   s.mutable_agents()->Assign(state.agents.begin(), state.agents.end());
-  s.set_results(state.results);
   s.mutable_elo()->Assign(state.elo.begin(), state.elo.end());
   s.mutable_sco()->Assign(state.sco.begin(), state.sco.end());
   s.mutable_games()->Assign(state.games.begin(), state.games.end());
   s.mutable_points()->Assign(state.points.begin(), state.points.end());
   s.mutable_result_counts()->Assign(state.result_counts.begin(), state.result_counts.end());
   if (bootstrap_) {
-    s.set_bootstrap_replicas(bootstrap_->replicas());
     const auto steps = [&](absl::Span<const double> point,
                            google::protobuf::RepeatedField<int64_t>& field) {
       field.Resize(static_cast<int>(point.size() * bootstrap_->replicas()), 0);
@@ -173,21 +207,33 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
       bootstrap_->ScoSteps(state.sco, steps(state.sco, *s.mutable_sco_replica_steps()));
     }
   }
-  if (state.ml) {
+  return s;
+}
+
+v1::PoolSnapshot LivePool::SnapshotHead() const {
+  v1::PoolSnapshot s;
+  s.set_pool(name_);
+  s.set_dedup_first_segment(dedup_.open_seq() - dedup_.sealed().size());
+  s.set_dedup_segments(static_cast<uint32_t>(dedup_.sealed().size()));
+  s.set_dedup_front_skip(static_cast<uint32_t>(dedup_.front_skip()));
+  s.set_results(pool_.results());
+  if (bootstrap_) s.set_bootstrap_replicas(bootstrap_->replicas());
+  if (const ratings::MaximalLottery* ml = pool_.ml()) {
+    const ratings::MaximalLotteryState state = ml->ExportState();
     v1::MlSnapshot& m = *s.mutable_ml();
-    m.set_refused(state.ml->refused);
-    m.set_size(static_cast<uint32_t>(state.ml->size));
-    for (const auto& c : state.ml->counts) {
+    m.set_refused(state.refused);
+    m.set_size(static_cast<uint32_t>(state.size));
+    for (const auto& c : state.counts) {
       m.add_n_row(c.a);
       m.add_n_col(c.b);
       m.add_n_value(c.n);
     }
-    m.mutable_regrets()->Assign(state.ml->regrets.begin(), state.ml->regrets.end());
-    m.mutable_last_regret()->Assign(state.ml->last_regret.begin(), state.ml->last_regret.end());
-    m.mutable_average_sum()->Assign(state.ml->average_sum.begin(), state.ml->average_sum.end());
-    m.set_average_weight(state.ml->average_weight);
-    m.set_iterations(state.ml->iterations);
-    m.set_averaging_step(state.ml->averaging_step);
+    m.mutable_regrets()->Assign(state.regrets.begin(), state.regrets.end());
+    m.mutable_last_regret()->Assign(state.last_regret.begin(), state.last_regret.end());
+    m.mutable_average_sum()->Assign(state.average_sum.begin(), state.average_sum.end());
+    m.set_average_weight(state.average_weight);
+    m.set_iterations(state.iterations);
+    m.set_averaging_step(state.averaging_step);
   }
   s.set_elo_sequence(elo_sequence_);
   s.set_sco_sequence(sco_sequence_);

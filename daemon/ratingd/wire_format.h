@@ -5,10 +5,13 @@
 // order in which they appear.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace ratingd::wire {
 
@@ -42,5 +45,39 @@ inline void AppendLengthDelimited(uint32_t field, absl::string_view bytes, std::
 
 // Bytes AppendLengthDelimited writes for a field number below 16 (a one-byte key).
 inline size_t LengthDelimitedSize(size_t bytes) { return 1 + VarintSize(bytes) + bytes; }
+
+// A packed repeated double field (proto3's default for repeated scalars): the values as
+// little-endian 64-bit words, nothing if there are none (as protobuf writes an empty one).
+inline void AppendPackedDoubles(uint32_t field, absl::Span<const double> values, std::string& out) {
+  static_assert(std::endian::native == std::endian::little, "fixed64 is little-endian");
+  if (values.empty()) return;
+  AppendLengthDelimitedKey(field, out);
+  AppendVarint(values.size() * sizeof(double), out);
+  const size_t at = out.size();
+  out.resize(at + values.size() * sizeof(double));
+  std::memcpy(out.data() + at, values.data(), values.size() * sizeof(double));
+}
+
+// A packed repeated uint64 field: base-128 varints; nothing if there are none.
+inline void AppendPackedVarints(uint32_t field, absl::Span<const uint64_t> values,
+                                std::string& out) {
+  if (values.empty()) return;
+  size_t bytes = 0;
+  for (uint64_t v : values) bytes += VarintSize(v);
+  AppendLengthDelimitedKey(field, out);
+  AppendVarint(bytes, out);
+  for (uint64_t v : values) AppendVarint(v, out);
+}
+
+// sint64's ZigZag form, so that small negative values stay short varints.
+inline uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+
+// The varints of a packed sint64 field's values, appended to `payload`; the caller wraps
+// the payload with AppendLengthDelimited once complete.
+inline void AppendSint64s(absl::Span<const int64_t> values, std::string& payload) {
+  for (int64_t v : values) AppendVarint(ZigZag(v), payload);
+}
 
 }  // namespace ratingd::wire

@@ -385,6 +385,12 @@ TEST(OnlineBootstrapTest, StepsFormRoundTripsExactly) {
   EXPECT_EQ(elo[6], (2'000'000 + 3) * 32);
   EXPECT_EQ(elo[7], 3 * 32);   // 1e-3 snapped to 0
   EXPECT_EQ(sco[1], 512'000);  // 100 - 50 in steps of 0.1/1024
+  // From agent 1 on, in blocks: the same steps (the snapshot writer's chunks).
+  std::vector<int64_t> agent1(4), agents12(8);
+  boot.EloSteps(elo_point, absl::MakeSpan(agent1), 1);
+  boot.ScoSteps(sco_point, absl::MakeSpan(agents12), 1);
+  EXPECT_EQ(agent1, std::vector<int64_t>(elo.begin() + 4, elo.begin() + 8));
+  EXPECT_EQ(agents12, std::vector<int64_t>(sco.begin() + 4, sco.end()));
   OnlineBootstrap restored =
       *OnlineBootstrap::Create({.replicas = 4, .seed = 3}, EloOptions{}, ScoOptions{});
   restored.Resize(3);
