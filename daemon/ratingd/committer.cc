@@ -147,9 +147,9 @@ void Committer::Committed(const std::vector<PartitionOffset>& offsets, absl::Tim
       state->SnapshotCommitted(f.next_offset);
     const std::string path = SnapshotPath(config_.snapshot_dir, config_.results_topic, f.partition);
     writer_.Submit([this, path, bytes = std::move(f.bytes), segments = std::move(f.segments)] {
-      std::string file = *bytes;
-      AppendDedupSegments(segments, file);
-      absl::StatusOr<size_t> written = WriteSnapshotBytes(path, file);
+      std::string segment_fields;  // Snapshot.dedup_segments, after the snapshot's own bytes
+      AppendDedupSegments(segments, segment_fields);
+      absl::StatusOr<size_t> written = WriteSnapshotPieces(path, {*bytes, segment_fields});
       if (written.ok()) return;
       MutexLock lock(&written_mu_);
       write_failures_.push_back(written.status());

@@ -80,9 +80,11 @@ class LivePool {
   // Format 2: the de-duplication window's sealed segments are referred to, not included
   // (dedup_window().sealed() has them).
   v1::PoolSnapshot ToSnapshot() const;
-  // The serialised ToSnapshot(), built without copying the game ids into the message first
+  // ToSnapshot() serialised as field `field` of the enclosing message (a Snapshot's
+  // `pools`), appended to `out` at its exact size in one pass: the columns and the game ids
+  // are written straight from the pool, never copied into a message or a buffer first
   // (docs/ARCHITECTURE.md §5). Parses to ToSnapshot().
-  std::string SnapshotBytes() const;
+  void AppendSnapshot(uint32_t field, std::string& out) const;
   const DedupWindow& dedup_window() const { return dedup_; }
   DedupWindow& dedup_window() { return dedup_; }
 
@@ -132,10 +134,21 @@ class LivePool {
   // ToSnapshot without the game ids (SnapshotBytes appends them).
   v1::PoolSnapshot ToSnapshotWithoutGameIds() const;
   // The snapshot but for the game ids and the per-agent columns (names, ratings, game
-  // counts, replica steps), which SnapshotBytes appends straight from the pool with
-  // AppendColumns: through the message they would be copied once more.
+  // counts, replica steps), which AppendSnapshot writes by hand.
   v1::PoolSnapshot SnapshotHead() const;
-  void AppendColumns(std::string& out) const;
+  // The columns' wire size (the replica steps' payloads apart, as AppendColumns needs them
+  // first), and the columns themselves, exactly that many bytes.
+  struct ColumnSizes {
+    size_t total = 0;
+    size_t elo_steps = 0;
+    size_t sco_steps = 0;
+  };
+  ColumnSizes MeasureColumns() const;
+  void AppendColumns(const ColumnSizes& sizes, std::string& out) const;
+  // Calls visit(steps) on the replica steps of each block of agents, in order (elo's or
+  // sco's; nothing if the model keeps no replicas).
+  template <typename Visit>
+  void ForEachStepBlock(bool elo_model, const Visit& visit) const;
   // The kept order of elo or sco.
   const ratings::RankedOrder& Order(ratings::Model model) const;
   // Creates the replicas the configuration asks for (none if it asks for none, or if

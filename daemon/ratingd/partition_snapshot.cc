@@ -92,7 +92,7 @@ std::string PartitionState::SerializeSnapshot(const std::string& params_fingerpr
   s.set_written_unix_ms(written_unix_ms);
   std::string out = s.SerializeAsString();
   for (const auto& [name, pool] : pools) {
-    wire::AppendLengthDelimited(v1::Snapshot::kPoolsFieldNumber, pool->SnapshotBytes(), out);
+    pool->AppendSnapshot(v1::Snapshot::kPoolsFieldNumber, out);
   }
   return out;
 }

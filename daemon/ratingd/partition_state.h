@@ -72,7 +72,7 @@ struct PartitionState {
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
   // ToSnapshot with `group` and `written_unix_ms` set and without the dedup_segments (the
   // form of the snapshots topic's chunks), serialised without building the pools' messages
-  // whole (LivePool::SnapshotBytes).
+  // whole (LivePool::AppendSnapshot).
   std::string SerializeSnapshot(const std::string& params_fingerprint, const std::string& group,
                                 int64_t written_unix_ms) const;
   // InvalidArgument if the snapshot's format, partition or parameters do not match, or a

@@ -1,5 +1,6 @@
 // A live pool in snapshots (docs/ARCHITECTURE.md §5): LivePool's snapshot members, its
 // part of the codec of which partition_snapshot.cc holds the partition's part.
+#include <cassert>
 #include <string>
 #include <thread>
 #include <utility>
@@ -135,18 +136,79 @@ v1::PoolSnapshot LivePool::ToSnapshot() const {
   return s;
 }
 
-std::string LivePool::SnapshotBytes() const {
-  std::string out = SnapshotHead().SerializeAsString();
-  AppendColumns(out);
+void LivePool::AppendSnapshot(uint32_t field, std::string& out) const {
+  const std::string head = SnapshotHead().SerializeAsString();
+  const ColumnSizes columns = MeasureColumns();
   size_t ids = 0;
   for (const std::string& id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
-  out.reserve(out.size() + ids);
+  const size_t size = head.size() + columns.total + ids;
+  out.reserve(out.size() + wire::VarintSize((uint64_t{field} << 3) | 2) + wire::VarintSize(size) +
+              size);
+  wire::AppendLengthDelimitedKey(field, out);
+  wire::AppendVarint(size, out);
+  const size_t start = out.size();
+  out.append(head);
+  AppendColumns(columns, out);
   constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
   for (const std::string& id : dedup_.open()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
-  return out;
+  // MeasureColumns and AppendColumns agree (PartitionStateTest checks the bytes parse).
+  assert(out.size() - start == size);
+  (void)start;
 }
 
-void LivePool::AppendColumns(std::string& out) const {
+template <typename Visit>
+void LivePool::ForEachStepBlock(bool elo_model, const Visit& visit) const {
+  // A block of agents at a time: never a whole column of int64s.
+  constexpr size_t kBlock = 4096;  // agents
+  if (elo_model ? !bootstrap_->has_elo() : !bootstrap_->has_sco()) return;
+  const absl::Span<const double> point =
+      elo_model ? pool_.elo()->ratings() : pool_.sco()->ratings();
+  const size_t r = bootstrap_->replicas();
+  std::vector<int64_t> block;
+  for (size_t first = 0; first < point.size(); first += kBlock) {
+    block.resize(std::min(kBlock, point.size() - first) * r);
+    if (elo_model) {
+      bootstrap_->EloSteps(point, absl::MakeSpan(block), first);
+    } else {
+      bootstrap_->ScoSteps(point, absl::MakeSpan(block), first);
+    }
+    visit(absl::Span<const int64_t>(block));
+  }
+}
+
+LivePool::ColumnSizes LivePool::MeasureColumns() const {
+  using S = v1::PoolSnapshot;
+  // A length-delimited field's size; nothing when empty, as AppendColumns writes nothing.
+  const auto field = [](uint32_t number, size_t bytes) -> size_t {
+    if (bytes == 0) return 0;
+    return wire::VarintSize((uint64_t{number} << 3) | 2) + wire::VarintSize(bytes) + bytes;
+  };
+  ColumnSizes sizes;
+  for (const std::string& name : pool_.index().names()) {
+    sizes.total += field(S::kAgentsFieldNumber, name.size());
+  }
+  const size_t n = pool_.index().size();
+  sizes.total += field(S::kEloFieldNumber, pool_.elo() ? 8 * n : 0) +
+                 field(S::kScoFieldNumber, pool_.sco() ? 8 * n : 0) +
+                 field(S::kGamesFieldNumber, 8 * pool_.games().games().size()) +
+                 field(S::kPointsFieldNumber, 8 * pool_.games().points().size());
+  size_t counts = 0;
+  for (uint64_t c : pool_.games().results()) counts += wire::VarintSize(c);
+  sizes.total += field(S::kResultCountsFieldNumber, counts);
+  if (bootstrap_) {
+    ForEachStepBlock(true, [&](absl::Span<const int64_t> block) {
+      for (int64_t v : block) sizes.elo_steps += wire::VarintSize(wire::ZigZag(v));
+    });
+    ForEachStepBlock(false, [&](absl::Span<const int64_t> block) {
+      for (int64_t v : block) sizes.sco_steps += wire::VarintSize(wire::ZigZag(v));
+    });
+    sizes.total += field(S::kEloReplicaStepsFieldNumber, sizes.elo_steps) +
+                   field(S::kScoReplicaStepsFieldNumber, sizes.sco_steps);
+  }
+  return sizes;
+}
+
+void LivePool::AppendColumns(const ColumnSizes& sizes, std::string& out) const {
   using S = v1::PoolSnapshot;
   for (const std::string& name : pool_.index().names()) {
     wire::AppendLengthDelimited(S::kAgentsFieldNumber, name, out);
@@ -161,26 +223,15 @@ void LivePool::AppendColumns(std::string& out) const {
   wire::AppendPackedDoubles(S::kPointsFieldNumber, pool_.games().points(), out);
   wire::AppendPackedVarints(S::kResultCountsFieldNumber, pool_.games().results(), out);
   if (!bootstrap_) return;
-  // The replicas' steps a block of agents at a time: never a whole column of int64s.
-  const auto steps = [&](uint32_t field, absl::Span<const double> point, bool elo_model) {
-    constexpr size_t kBlock = 4096;  // agents
-    const size_t r = bootstrap_->replicas();
-    std::vector<int64_t> block;
-    std::string payload;
-    payload.reserve(point.size() * r * 2);  // mostly 1-2 bytes each
-    for (size_t first = 0; first < point.size(); first += kBlock) {
-      block.resize(std::min(kBlock, point.size() - first) * r);
-      if (elo_model) {
-        bootstrap_->EloSteps(point, absl::MakeSpan(block), first);
-      } else {
-        bootstrap_->ScoSteps(point, absl::MakeSpan(block), first);
-      }
-      wire::AppendSint64s(block, payload);
-    }
-    if (!payload.empty()) wire::AppendLengthDelimited(field, payload, out);
+  const auto steps = [&](uint32_t field, size_t bytes, bool elo_model) {
+    if (bytes == 0) return;
+    wire::AppendLengthDelimitedKey(field, out);
+    wire::AppendVarint(bytes, out);
+    ForEachStepBlock(elo_model,
+                     [&](absl::Span<const int64_t> block) { wire::AppendSint64s(block, out); });
   };
-  if (bootstrap_->has_elo()) steps(S::kEloReplicaStepsFieldNumber, elo, true);
-  if (bootstrap_->has_sco()) steps(S::kScoReplicaStepsFieldNumber, sco, false);
+  steps(S::kEloReplicaStepsFieldNumber, sizes.elo_steps, true);
+  steps(S::kScoReplicaStepsFieldNumber, sizes.sco_steps, false);
 }
 
 v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {

@@ -16,7 +16,7 @@ absl::Status Errno(const std::string& what, const std::string& path) {
   return absl::InternalError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
 }
 
-absl::Status WriteAll(int fd, const std::string& data, const std::string& path) {
+absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
@@ -44,10 +44,20 @@ absl::StatusOr<size_t> WriteSnapshotFile(const std::string& path, const v1::Snap
 }
 
 absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::string& bytes) {
+  return WriteSnapshotPieces(path, {bytes});
+}
+
+absl::StatusOr<size_t> WriteSnapshotPieces(const std::string& path,
+                                           std::initializer_list<absl::string_view> pieces) {
   const std::string tmp = absl::StrCat(path, ".tmp");
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot create", tmp);
-  absl::Status written = WriteAll(fd, bytes, tmp);
+  absl::Status written;
+  size_t size = 0;
+  for (absl::string_view piece : pieces) {
+    if (written.ok()) written = WriteAll(fd, piece, tmp);
+    size += piece.size();
+  }
   if (written.ok() && ::fsync(fd) != 0) written = Errno("cannot fsync", tmp);
   ::close(fd);
   if (!written.ok()) return written;
@@ -58,7 +68,7 @@ absl::StatusOr<size_t> WriteSnapshotBytes(const std::string& path, const std::st
     ::fsync(dfd);
     ::close(dfd);
   }
-  return bytes.size();
+  return size;
 }
 
 absl::StatusOr<std::optional<v1::Snapshot>> ReadSnapshotFile(const std::string& path) {

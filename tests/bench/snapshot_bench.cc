@@ -95,9 +95,10 @@ void BM_SnapshotWrite(benchmark::State& state) {
   for (auto _ : state) {
     // ratingd's path: the consumer thread serialises (Committer, SerializeSnapshot), the
     // writer thread appends the sealed de-duplication segments and writes with fsync.
-    std::string file = partition.SerializeSnapshot(fp, "bench", 0);
-    AppendDedupSegments(SealedSegments(partition), file);
-    bytes = *WriteSnapshotBytes(Path(), file);
+    const std::string snapshot = partition.SerializeSnapshot(fp, "bench", 0);
+    std::string segment_fields;
+    AppendDedupSegments(SealedSegments(partition), segment_fields);
+    bytes = *WriteSnapshotPieces(Path(), {snapshot, segment_fields});
   }
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["bytes_per_agent"] = static_cast<double>(bytes) / 1e6;

@@ -258,5 +258,38 @@ TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
   EXPECT_EQ(parsed.pools(1).recent_game_ids_size(), 40);
 }
 
+// The hand-written columns of a wide pool: replica steps in more than one block of 4,096
+// agents, names with one- and two-byte length prefixes, elo only with no ml, and the same
+// reference as above.
+TEST(PartitionStateTest, SerializedSnapshotOfAWidePoolParsesToTheSnapshotMessage) {
+  LivePoolConfig config;
+  config.options.sco = false;
+  config.options.ml = false;
+  config.max_displaced = 1;  // deltas are not under test: keep them short
+  const std::string fp = ParamsFingerprint(config);
+  PartitionState state;
+  state.topic = "t";
+  LivePool* pool = *state.GetOrCreate("wide", config);
+  const auto name = [](int i) {
+    return absl::StrCat(std::string(static_cast<size_t>(i % 250), 'n'), i);
+  };
+  for (int i = 0; i < 9'000; i += 2) {
+    ASSERT_THAT(Apply(*pool, Order({name(i), name(i + 1)}), absl::StrCat("g", i)), IsOk());
+  }
+  for (int i = 0; i < 200; ++i) {  // moves replicas far from some points: longer varints
+    ASSERT_THAT(Apply(*pool, Order({name(0), name(i + 1)}), absl::StrCat("h", i)), IsOk());
+  }
+  ASSERT_GT(pool->pool().index().size(), 8'192u);
+  v1::Snapshot expected = state.ToSnapshot(fp);
+  expected.set_group("g");
+  ASSERT_EQ(expected.dedup_segments_size(), 1);  // 4,700 ids: one sealed segment of 4,096
+  expected.clear_dedup_segments();               // which SerializeSnapshot leaves out
+  v1::Snapshot parsed;
+  ASSERT_TRUE(parsed.ParseFromString(state.SerializeSnapshot(fp, "g", 0)));
+  EXPECT_EQ(parsed.pools(0).elo_replica_steps_size(), 9'000 * 16);
+  EXPECT_TRUE(parsed.pools(0).sco().empty());
+  EXPECT_EQ(Bytes(parsed), Bytes(expected));
+}
+
 }  // namespace
 }  // namespace ratingd
