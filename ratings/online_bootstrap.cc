@@ -443,28 +443,35 @@ absl::Status OnlineBootstrap::RestoreSteps(uint32_t replicas, absl::Span<const i
                                            absl::Span<const int64_t> sco,
                                            absl::Span<const double> elo_point,
                                            absl::Span<const double> sco_point) {
+  size_t e = 0, s = 0;
+  return RestoreSteps(replicas, {elo.size(), [&] { return elo[e++]; }},
+                      {sco.size(), [&] { return sco[s++]; }}, elo_point, sco_point);
+}
+
+absl::Status OnlineBootstrap::RestoreSteps(uint32_t replicas, StepSource elo, StepSource sco,
+                                           absl::Span<const double> elo_point,
+                                           absl::Span<const double> sco_point) {
   RETURN_IF_ERROR(CheckReplicaCount(replicas));
   if ((has_elo() && elo_point.size() != size_) || (has_sco() && sco_point.size() != size_)) {
     return absl::InvalidArgumentError(absl::StrCat("bootstrap: point ratings for ", size_,
                                                    " agents expected, got ", elo_point.size(),
                                                    " elo and ", sco_point.size(), " sco"));
   }
-  const size_t r = options_.replicas;
   // The value a step count stands for: (the point's steps + the count) * step, the same
-  // double the pool held (ReplicaGrid::Snap).
-  const auto decoded = [&](const ReplicaGrid& grid, absl::Span<const int64_t> steps,
+  // double the pool held (ReplicaGrid::Snap). RestoreModel asks for the values in order.
+  const auto decoded = [&](const ReplicaGrid& grid, const StepSource& steps,
                            absl::Span<const double> point) {
-    return [&grid, steps, point, r](size_t a, size_t i) {
-      return (grid.Steps(point[a]) + static_cast<double>(steps[a * r + i])) * grid.step;
+    return [&grid, &steps, point](size_t a, size_t) {
+      return (grid.Steps(point[a]) + static_cast<double>(steps.next())) * grid.step;
     };
   };
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // Decoded into the rows directly, without the copies Restore() checks into (the rows
   // are large): on an error they are left partly restored.
-  absl::Status status = RestoreModel("elo", elo.size(), decoded(elo_grid_, elo, elo_point),
+  absl::Status status = RestoreModel("elo", elo.count, decoded(elo_grid_, elo, elo_point),
                                      has_elo(), -kInf, kInf, elo_grid_, elo_);
   if (status.ok()) {
-    status = RestoreModel("sco", sco.size(), decoded(sco_grid_, sco, sco_point), has_sco(),
+    status = RestoreModel("sco", sco.count, decoded(sco_grid_, sco, sco_point), has_sco(),
                           has_sco() ? sco_options_->min : 0, has_sco() ? sco_options_->max : 0,
                           sco_grid_, sco_);
   }

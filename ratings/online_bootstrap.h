@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -149,6 +150,14 @@ class OnlineBootstrap {
   absl::Status RestoreSteps(uint32_t replicas, absl::Span<const int64_t> elo,
                             absl::Span<const int64_t> sco, absl::Span<const double> elo_point,
                             absl::Span<const double> sco_point);
+  // The same from a source of steps read in order (agent-major, as above): `count` steps per
+  // model, each the next value of its reader (called exactly `count` times at most).
+  struct StepSource {
+    size_t count = 0;
+    absl::FunctionRef<int64_t()> next;
+  };
+  absl::Status RestoreSteps(uint32_t replicas, StepSource elo, StepSource sco,
+                            absl::Span<const double> elo_point, absl::Span<const double> sco_point);
   // Every replica of every agent at the point rating: a state saved before replicas
   // existed. Sizes as Restore (one value per agent).
   absl::Status StartAtPoint(absl::Span<const double> elo, absl::Span<const double> sco);

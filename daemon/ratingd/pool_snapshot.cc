@@ -126,8 +126,16 @@ absl::Status LivePool::RestoreBootstrap(const v1::PoolSnapshot& s,
                                 .elo = ToVector(s.elo_replicas()),
                                 .sco = ToVector(s.sco_replicas())});
   }
-  return bootstrap_->RestoreSteps(s.bootstrap_replicas(), s.elo_replica_steps(),
-                                  s.sco_replica_steps(), state.elo, state.sco);
+  const int64_t elo_count = wire::CountVarints(s.elo_replica_steps());
+  const int64_t sco_count = wire::CountVarints(s.sco_replica_steps());
+  if (elo_count < 0 || sco_count < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("bootstrap: ", elo_count < 0 ? "elo" : "sco",
+                                                   ": the replica steps are not varints"));
+  }
+  wire::Sint64Reader elo(s.elo_replica_steps()), sco(s.sco_replica_steps());
+  return bootstrap_->RestoreSteps(
+      s.bootstrap_replicas(), {static_cast<size_t>(elo_count), [&] { return elo.Next(); }},
+      {static_cast<size_t>(sco_count), [&] { return sco.Next(); }}, state.elo, state.sco);
 }
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {
@@ -246,16 +254,15 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   s.mutable_points()->Assign(state.points.begin(), state.points.end());
   s.mutable_result_counts()->Assign(state.result_counts.begin(), state.result_counts.end());
   if (bootstrap_) {
-    const auto steps = [&](absl::Span<const double> point,
-                           google::protobuf::RepeatedField<int64_t>& field) {
-      field.Resize(static_cast<int>(point.size() * bootstrap_->replicas()), 0);
-      return absl::MakeSpan(field.mutable_data(), static_cast<size_t>(field.size()));
-    };
+    std::vector<int64_t> steps(state.elo.size() * bootstrap_->replicas());
     if (bootstrap_->has_elo()) {
-      bootstrap_->EloSteps(state.elo, steps(state.elo, *s.mutable_elo_replica_steps()));
+      bootstrap_->EloSteps(state.elo, absl::MakeSpan(steps));
+      wire::AppendSint64s(steps, *s.mutable_elo_replica_steps());
     }
+    steps.resize(state.sco.size() * bootstrap_->replicas());
     if (bootstrap_->has_sco()) {
-      bootstrap_->ScoSteps(state.sco, steps(state.sco, *s.mutable_sco_replica_steps()));
+      bootstrap_->ScoSteps(state.sco, absl::MakeSpan(steps));
+      wire::AppendSint64s(steps, *s.mutable_sco_replica_steps());
     }
   }
   return s;

@@ -80,4 +80,38 @@ inline void AppendSint64s(absl::Span<const int64_t> values, std::string& payload
   for (int64_t v : values) AppendVarint(ZigZag(v), payload);
 }
 
+// The number of varints in a packed field's payload, or -1 if it is not a sequence of
+// varints (it ends inside one, or one is longer than the 10 bytes of a 64-bit value).
+inline int64_t CountVarints(absl::string_view payload) {
+  int64_t count = 0;
+  size_t length = 0;  // bytes of the varint being read
+  for (const char c : payload) {
+    if (++length > 10) return -1;
+    if ((static_cast<unsigned char>(c) & 0x80) == 0) {
+      ++count;
+      length = 0;
+    }
+  }
+  return length == 0 ? count : -1;
+}
+
+// Reads the sint64 values of a payload CountVarints accepted, one per Next() (no more
+// calls than it counted).
+class Sint64Reader {
+ public:
+  explicit Sint64Reader(absl::string_view payload) : p_(payload.data()) {}
+  int64_t Next() {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<unsigned char>(*p_++);
+      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);  // ZigZag back
+  }
+
+ private:
+  const char* p_;
+};
+
 }  // namespace ratingd::wire

@@ -21,6 +21,7 @@
 #include "daemon/ratingd/dedup_segments.h"
 #include "daemon/ratingd/partition_state.h"
 #include "daemon/ratingd/snapshot_file.h"
+#include "daemon/ratingd/wire_format.h"
 
 namespace ratingd {
 namespace {
@@ -63,9 +64,12 @@ v1::Snapshot Synthesised(int agents, uint32_t replicas) {
   for (int i = 0; i < agents; ++i) {
     const double centre = std::nearbyint(p.sco(i) / sco_step);
     for (uint32_t r = 0; r < replicas; ++r) {
-      p.add_elo_replica_steps(std::llround(elo_spread(rng)));
-      p.add_sco_replica_steps(std::llround(
-          std::clamp(centre + sco_spread(rng), 0.0, std::floor(100 / sco_step)) - centre));
+      wire::AppendVarint(wire::ZigZag(std::llround(elo_spread(rng))),
+                         *p.mutable_elo_replica_steps());
+      wire::AppendVarint(
+          wire::ZigZag(std::llround(
+              std::clamp(centre + sco_spread(rng), 0.0, std::floor(100 / sco_step)) - centre)),
+          *p.mutable_sco_replica_steps());
     }
   }
   p.set_results(5'000'000);

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/ratingd/live_pool.h"
+#include "daemon/ratingd/wire_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ratings/model.h"
@@ -19,6 +20,16 @@
 
 namespace ratingd {
 namespace {
+
+// The replica steps of a snapshot's bytes field (ZigZag varints), decoded.
+std::vector<int64_t> Steps(const std::string& payload) {
+  const int64_t n = wire::CountVarints(payload);
+  EXPECT_GE(n, 0);
+  wire::Sint64Reader reader(payload);
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i) out.push_back(reader.Next());
+  return out;
+}
 
 using ::ratingd::testing::Apply;
 using ::ratingd::testing::Bytes;
@@ -158,7 +169,7 @@ TEST(LivePoolIntervalsTest, RestoreAndReplayGiveIdenticalIntervals) {
     }
     const v1::PoolSnapshot snapshot = first->ToSnapshot();
     EXPECT_EQ(snapshot.bootstrap_replicas(), 16u);
-    EXPECT_EQ(static_cast<size_t>(snapshot.elo_replica_steps_size()), 16 * snapshot.agents_size());
+    EXPECT_EQ(Steps(snapshot.elo_replica_steps()).size(), 16u * snapshot.agents_size());
     EXPECT_EQ(snapshot.elo_replicas_size(), 0);  // format 3's doubles are no longer written
     auto second = LivePool::FromSnapshot(snapshot, config);
     ASSERT_THAT(second, IsOk()) << second.status();
@@ -189,12 +200,16 @@ TEST(LivePoolIntervalsTest, FormatThreeReplicaValuesStillRestore) {
   v1::PoolSnapshot old = current;
   old.clear_elo_replica_steps();
   old.clear_sco_replica_steps();
-  for (int i = 0; i < current.elo_replica_steps_size(); ++i) {
-    const int agent = i / 16;
+  const std::vector<int64_t> elo_steps = Steps(current.elo_replica_steps());
+  const std::vector<int64_t> sco_steps = Steps(current.sco_replica_steps());
+  for (size_t i = 0; i < elo_steps.size(); ++i) {
+    const int agent = static_cast<int>(i / 16);
     old.add_elo_replicas(
-        (std::nearbyint(current.elo(agent) / elo_step) + current.elo_replica_steps(i)) * elo_step);
+        (std::nearbyint(current.elo(agent) / elo_step) + static_cast<double>(elo_steps[i])) *
+        elo_step);
     old.add_sco_replicas(
-        (std::nearbyint(current.sco(agent) / sco_step) + current.sco_replica_steps(i)) * sco_step);
+        (std::nearbyint(current.sco(agent) / sco_step) + static_cast<double>(sco_steps[i])) *
+        sco_step);
   }
   auto restored = LivePool::FromSnapshot(old, config);
   ASSERT_THAT(restored, IsOk()) << restored.status();
@@ -253,10 +268,20 @@ TEST(LivePoolIntervalsTest, SnapshotWithoutReplicasStartsThemAtThePoint) {
   }
   // A replica state that does not fit is refused, naming the pool.
   v1::PoolSnapshot bad = pool->ToSnapshot();
-  bad.mutable_elo_replica_steps()->RemoveLast();
+  std::vector<int64_t> one_short = Steps(bad.elo_replica_steps());
+  one_short.pop_back();
+  bad.clear_elo_replica_steps();
+  wire::AppendSint64s(one_short, *bad.mutable_elo_replica_steps());
   EXPECT_THAT(LivePool::FromSnapshot(bad, config).status(),
               ::ratings::testing::StatusIs(absl::StatusCode::kInvalidArgument,
                                            ::testing::HasSubstr("pool 'p': bootstrap: elo")));
+  // And steps that are not a sequence of varints (the payload ends inside one).
+  v1::PoolSnapshot cut = pool->ToSnapshot();
+  cut.mutable_sco_replica_steps()->push_back('\x80');
+  EXPECT_THAT(LivePool::FromSnapshot(cut, config).status(),
+              ::ratings::testing::StatusIs(
+                  absl::StatusCode::kInvalidArgument,
+                  ::testing::HasSubstr("bootstrap: sco: the replica steps are not varints")));
 }
 
 }  // namespace
