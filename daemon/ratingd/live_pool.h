@@ -131,7 +131,7 @@ class LivePool {
 
  private:
   LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool);
-  // ToSnapshot without the game ids (SnapshotBytes appends them).
+  // ToSnapshot without the game ids: the message form, the reference for AppendSnapshot.
   v1::PoolSnapshot ToSnapshotWithoutGameIds() const;
   // The snapshot but for the game ids and the per-agent columns (names, ratings, game
   // counts, replica steps), which AppendSnapshot writes by hand.

@@ -243,7 +243,7 @@ void LivePool::AppendColumns(const ColumnSizes& sizes, std::string& out) const {
 }
 
 v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
-  // The reference form: the columns through the message (SnapshotBytes writes them by hand;
+  // The reference form: the columns through the message (AppendSnapshot writes them by hand;
   // PartitionStateTest.SerializedSnapshotParsesToTheSnapshotMessage holds the two equal).
   v1::PoolSnapshot s = SnapshotHead();
   const ratings::PoolState state = pool_.ExportState();
