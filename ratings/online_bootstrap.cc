@@ -443,9 +443,17 @@ absl::Status OnlineBootstrap::RestoreSteps(uint32_t replicas, absl::Span<const i
                                            absl::Span<const int64_t> sco,
                                            absl::Span<const double> elo_point,
                                            absl::Span<const double> sco_point) {
+  const auto reader = [](absl::Span<const int64_t> steps, size_t& at) {
+    return [steps, &at](absl::Span<int64_t> row) {
+      std::copy_n(steps.begin() + static_cast<ptrdiff_t>(at), row.size(), row.begin());
+      at += row.size();
+    };
+  };
   size_t e = 0, s = 0;
-  return RestoreSteps(replicas, {elo.size(), [&] { return elo[e++]; }},
-                      {sco.size(), [&] { return sco[s++]; }}, elo_point, sco_point);
+  const auto elo_reader = reader(elo, e);
+  const auto sco_reader = reader(sco, s);
+  return RestoreSteps(replicas, {elo.size(), elo_reader}, {sco.size(), sco_reader}, elo_point,
+                      sco_point);
 }
 
 absl::Status OnlineBootstrap::RestoreSteps(uint32_t replicas, StepSource elo, StepSource sco,
@@ -457,25 +465,51 @@ absl::Status OnlineBootstrap::RestoreSteps(uint32_t replicas, StepSource elo, St
                                                    " agents expected, got ", elo_point.size(),
                                                    " elo and ", sco_point.size(), " sco"));
   }
-  // The value a step count stands for: (the point's steps + the count) * step, the same
-  // double the pool held (ReplicaGrid::Snap). RestoreModel asks for the values in order.
-  const auto decoded = [&](const ReplicaGrid& grid, const StepSource& steps,
-                           absl::Span<const double> point) {
-    return [&grid, &steps, point](size_t a, size_t) {
-      return (grid.Steps(point[a]) + static_cast<double>(steps.next())) * grid.step;
-    };
-  };
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // Decoded into the rows directly, without the copies Restore() checks into (the rows
   // are large): on an error they are left partly restored.
-  absl::Status status = RestoreModel("elo", elo.count, decoded(elo_grid_, elo, elo_point),
-                                     has_elo(), -kInf, kInf, elo_grid_, elo_);
-  if (status.ok()) {
-    status = RestoreModel("sco", sco.count, decoded(sco_grid_, sco, sco_point), has_sco(),
-                          has_sco() ? sco_options_->min : 0, has_sco() ? sco_options_->max : 0,
-                          sco_grid_, sco_);
+  RETURN_IF_ERROR(RestoreStepRows("elo", elo, elo_point, has_elo(), -kInf, kInf, elo_grid_, elo_));
+  return RestoreStepRows("sco", sco, sco_point, has_sco(), has_sco() ? sco_options_->min : 0,
+                         has_sco() ? sco_options_->max : 0, sco_grid_, sco_);
+}
+
+absl::Status OnlineBootstrap::RestoreStepRows(const char* model, const StepSource& steps,
+                                              absl::Span<const double> point, bool on, double min,
+                                              double max, const ReplicaGrid& grid,
+                                              std::vector<double>& into) const {
+  const size_t r = options_.replicas;
+  const size_t want = on ? size_ * r : 0;
+  if (steps.count != want) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bootstrap: ", model, ": ", steps.count, " replica ratings for ", want));
   }
-  return status;
+  if (!on) return absl::OkStatus();
+  // The value a step count stands for: (the point's steps + the count) * step, the same
+  // double the pool held (ReplicaGrid::Snap), as RestoreModel checks and snaps it. One
+  // agent's row at a time: its point's steps computed once, a loop the compiler vectorises.
+  std::array<int64_t, kMaxReplicas> row_steps;
+  std::array<double, kMaxReplicas> values;
+  const absl::Span<int64_t> row(row_steps.data(), r);
+  for (size_t a = 0; a < size_; ++a) {
+    steps.read(row);
+    const double centre = grid.Steps(point[a]);
+    bool in_range = true;
+    for (size_t i = 0; i < r; ++i) {
+      values[i] = (centre + static_cast<double>(row_steps[i])) * grid.step;
+      in_range &= std::isfinite(values[i]) && values[i] >= min && values[i] <= max;
+    }
+    if (!in_range) {
+      const size_t i = static_cast<size_t>(
+          std::find_if(values.begin(), values.begin() + r,
+                       [&](double v) { return !std::isfinite(v) || v < min || v > max; }) -
+          values.begin());
+      return absl::InvalidArgumentError(
+          absl::StrCat("bootstrap: ", model, ": replica ", i, " of agent #", a, " is ", values[i]));
+    }
+    double* out = into.data() + a * stride_;
+    for (size_t i = 0; i < r; ++i) out[i] = grid.Snap(values[i]);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status OnlineBootstrap::StartAtPoint(absl::Span<const double> elo,

@@ -151,10 +151,11 @@ class OnlineBootstrap {
                             absl::Span<const int64_t> sco, absl::Span<const double> elo_point,
                             absl::Span<const double> sco_point);
   // The same from a source of steps read in order (agent-major, as above): `count` steps per
-  // model, each the next value of its reader (called exactly `count` times at most).
+  // model, read one agent's row at a time (`read` fills its span with the next
+  // replicas() steps; called size() times at most).
   struct StepSource {
     size_t count = 0;
-    absl::FunctionRef<int64_t()> next;
+    absl::FunctionRef<void(absl::Span<int64_t>)> read;
   };
   absl::Status RestoreSteps(uint32_t replicas, StepSource elo, StepSource sco,
                             absl::Span<const double> elo_point, absl::Span<const double> sco_point);
@@ -178,6 +179,10 @@ class OnlineBootstrap {
   std::vector<RatingInterval> Intervals(const std::vector<double>& replicas,
                                         absl::Span<const double> point, double min,
                                         double max) const;
+  // RestoreSteps for one model: `steps` decoded against `point` into the rows of `into`.
+  absl::Status RestoreStepRows(const char* model, const StepSource& steps,
+                               absl::Span<const double> point, bool on, double min, double max,
+                               const ReplicaGrid& grid, std::vector<double>& into) const;
   // Checks `count` values, value(a, i) agent a's replica i, and writes them snapped into
   // the rows of `into`.
   template <typename Value>

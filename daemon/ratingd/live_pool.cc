@@ -31,22 +31,24 @@ LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
                                                            const LivePoolConfig& config) {
   ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(config.options));
+  ASSIGN_OR_RETURN(std::optional<ratings::OnlineBootstrap> bootstrap,
+                   CreateBootstrap(config, name, pool.index().size()));
   std::unique_ptr<LivePool> live(new LivePool(std::move(name), config, std::move(pool)));
-  RETURN_IF_ERROR(live->CreateBootstrap());
+  live->bootstrap_ = std::move(bootstrap);
   return live;
 }
 
-absl::Status LivePool::CreateBootstrap() {
-  const ratings::PoolOptions& o = config_.options;
-  if (config_.bootstrap_replicas == 0 || (!o.elo && !o.sco)) return absl::OkStatus();
+absl::StatusOr<std::optional<ratings::OnlineBootstrap>> LivePool::CreateBootstrap(
+    const LivePoolConfig& config, const std::string& name, size_t agents) {
+  const ratings::PoolOptions& o = config.options;
+  if (config.bootstrap_replicas == 0 || (!o.elo && !o.sco)) return std::nullopt;
   ASSIGN_OR_RETURN(ratings::OnlineBootstrap bootstrap,
                    ratings::OnlineBootstrap::Create(
-                       {.replicas = config_.bootstrap_replicas, .seed = ratings::NameSeed(name_)},
+                       {.replicas = config.bootstrap_replicas, .seed = ratings::NameSeed(name)},
                        o.elo ? std::optional(o.elo_options) : std::nullopt,
                        o.sco ? std::optional(o.sco_options) : std::nullopt));
-  bootstrap_.emplace(std::move(bootstrap));
-  bootstrap_->Resize(pool_.index().size());
-  return absl::OkStatus();
+  bootstrap.Resize(agents);
+  return bootstrap;
 }
 
 absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,

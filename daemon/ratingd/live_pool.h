@@ -151,12 +151,14 @@ class LivePool {
   void ForEachStepBlock(bool elo_model, const Visit& visit) const;
   // The kept order of elo or sco.
   const ratings::RankedOrder& Order(ratings::Model model) const;
-  // Creates the replicas the configuration asks for (none if it asks for none, or if
-  // neither elo nor sco is on).
-  absl::Status CreateBootstrap();
+  // The replicas `config` asks for, of pool `name`'s `agents` agents at the start (none if
+  // it asks for none, or if neither elo nor sco is on).
+  static absl::StatusOr<std::optional<ratings::OnlineBootstrap>> CreateBootstrap(
+      const LivePoolConfig& config, const std::string& name, size_t agents);
   // The replicas from a snapshot (FromSnapshot), or from the point ratings of `state` when
   // the snapshot has none or another number of them.
-  absl::Status RestoreBootstrap(const v1::PoolSnapshot& s, const ratings::PoolState& state);
+  static absl::StatusOr<std::optional<ratings::OnlineBootstrap>> RestoreBootstrap(
+      const LivePoolConfig& config, const v1::PoolSnapshot& s, const ratings::PoolState& state);
   // Apply's steps: each standing's rating and rank before the result, per model, into
   // scratch_; and the ml job, when the result is one at which a solve is due.
   void CaptureBefore(const ratings::Result& result);

@@ -40,6 +40,36 @@ absl::StatusOr<ratings::MaximalLotteryState> MlStateOf(const v1::MlSnapshot& m,
   return ml;
 }
 
+// The replicas of a snapshot into `bootstrap`, created for its agents.
+absl::Status RestoreReplicas(const v1::PoolSnapshot& s, const ratings::PoolState& state,
+                             ratings::OnlineBootstrap& bootstrap) {
+  if (s.bootstrap_replicas() != bootstrap.replicas()) {
+    // A snapshot without replicas (format 1 or 2, or taken with none), or with another
+    // number of them: every replica starts at the point rating (docs/MODELS.md §5.6).
+    return bootstrap.StartAtPoint(state.elo, state.sco);
+  }
+  if (s.elo_replicas_size() > 0 || s.sco_replicas_size() > 0) {  // format 3: the values
+    return bootstrap.Restore({.replicas = s.bootstrap_replicas(),
+                              .elo = ToVector(s.elo_replicas()),
+                              .sco = ToVector(s.sco_replicas())});
+  }
+  const int64_t elo_count = wire::CountVarints(s.elo_replica_steps());
+  const int64_t sco_count = wire::CountVarints(s.sco_replica_steps());
+  if (elo_count < 0 || sco_count < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("bootstrap: ", elo_count < 0 ? "elo" : "sco",
+                                                   ": the replica steps are not varints"));
+  }
+  wire::Sint64Reader elo(s.elo_replica_steps()), sco(s.sco_replica_steps());
+  return bootstrap.RestoreSteps(
+      s.bootstrap_replicas(),
+      {static_cast<size_t>(elo_count), [&](absl::Span<int64_t> row) { elo.Read(row); }},
+      {static_cast<size_t>(sco_count), [&](absl::Span<int64_t> row) { sco.Read(row); }}, state.elo,
+      state.sco);
+}
+
+// Pools of this many agents restore their replicas on a second thread.
+constexpr size_t kParallelRestoreAgents = 4096;
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
@@ -56,25 +86,35 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   if (s.has_ml()) {
     ASSIGN_OR_RETURN(state.ml, MlStateOf(s.ml(), s.pool()));
   }
+  // A large pool's replicas are restored on a second thread while this one builds the pool
+  // (interning the names) and sorts its rankings: at a million agents each side takes a few
+  // hundred milliseconds, and they only read `s` and `state`.
+  absl::StatusOr<std::optional<ratings::OnlineBootstrap>> bootstrap;
+  const auto restore_replicas = [&] { bootstrap = RestoreBootstrap(config, s, state); };
+  std::optional<std::thread> replicas;
+  if (state.agents.size() >= kParallelRestoreAgents) {
+    replicas.emplace(restore_replicas);
+  } else {
+    restore_replicas();
+  }
   absl::StatusOr<ratings::Pool> pool = ratings::Pool::FromState(config.options, state);
+  std::unique_ptr<LivePool> live;
+  if (pool.ok()) {
+    live.reset(new LivePool(s.pool(), config, *std::move(pool)));
+    if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
+    if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
+  }
+  if (replicas) replicas->join();
   if (!pool.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("pool '", s.pool(), "': ", pool.status().message()));
   }
-  std::unique_ptr<LivePool> live(new LivePool(s.pool(), config, *std::move(pool)));
-  const size_t n = state.agents.size();
-  // The rankings sort on a second thread while the replicas are restored on this one (at a
-  // million agents each takes a few hundred milliseconds; neither reads what the other
-  // writes).
-  std::thread orders([&live, &state] {
-    if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
-    if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
-  });
-  const absl::Status replicas = live->RestoreBootstrap(s, state);
-  orders.join();
-  if (!replicas.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': ", replicas.message()));
+  if (!bootstrap.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pool '", s.pool(), "': ", bootstrap.status().message()));
   }
+  live->bootstrap_ = *std::move(bootstrap);
+  const size_t n = state.agents.size();
   if (segments.size() != s.dedup_segments()) {
     return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': the snapshot refers to ",
                                                    s.dedup_segments(), " de-duplication segments, ",
@@ -112,30 +152,13 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   return live;
 }
 
-absl::Status LivePool::RestoreBootstrap(const v1::PoolSnapshot& s,
-                                        const ratings::PoolState& state) {
-  RETURN_IF_ERROR(CreateBootstrap());
-  if (!bootstrap_) return absl::OkStatus();  // replicas in the snapshot are dropped
-  if (s.bootstrap_replicas() != bootstrap_->replicas()) {
-    // A snapshot without replicas (format 1 or 2, or taken with none), or with another
-    // number of them: every replica starts at the point rating (docs/MODELS.md §5.6).
-    return bootstrap_->StartAtPoint(state.elo, state.sco);
-  }
-  if (s.elo_replicas_size() > 0 || s.sco_replicas_size() > 0) {  // format 3: the values
-    return bootstrap_->Restore({.replicas = s.bootstrap_replicas(),
-                                .elo = ToVector(s.elo_replicas()),
-                                .sco = ToVector(s.sco_replicas())});
-  }
-  const int64_t elo_count = wire::CountVarints(s.elo_replica_steps());
-  const int64_t sco_count = wire::CountVarints(s.sco_replica_steps());
-  if (elo_count < 0 || sco_count < 0) {
-    return absl::InvalidArgumentError(absl::StrCat("bootstrap: ", elo_count < 0 ? "elo" : "sco",
-                                                   ": the replica steps are not varints"));
-  }
-  wire::Sint64Reader elo(s.elo_replica_steps()), sco(s.sco_replica_steps());
-  return bootstrap_->RestoreSteps(
-      s.bootstrap_replicas(), {static_cast<size_t>(elo_count), [&] { return elo.Next(); }},
-      {static_cast<size_t>(sco_count), [&] { return sco.Next(); }}, state.elo, state.sco);
+absl::StatusOr<std::optional<ratings::OnlineBootstrap>> LivePool::RestoreBootstrap(
+    const LivePoolConfig& config, const v1::PoolSnapshot& s, const ratings::PoolState& state) {
+  ASSIGN_OR_RETURN(std::optional<ratings::OnlineBootstrap> bootstrap,
+                   CreateBootstrap(config, s.pool(), state.agents.size()));
+  if (!bootstrap) return bootstrap;  // replicas in the snapshot are dropped
+  RETURN_IF_ERROR(RestoreReplicas(s, state, *bootstrap));
+  return bootstrap;
 }
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {

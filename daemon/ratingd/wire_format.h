@@ -109,6 +109,10 @@ class Sint64Reader {
     }
     return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);  // ZigZag back
   }
+  // The next out.size() values.
+  void Read(absl::Span<int64_t> out) {
+    for (int64_t& value : out) value = Next();
+  }
 
  private:
   const char* p_;

@@ -35,6 +35,8 @@ using ::ratingd::testing::Apply;
 using ::ratingd::testing::Bytes;
 using ::ratings::testing::IsOk;
 using ::ratings::testing::Order;
+using ::ratings::testing::StatusIs;
+using ::testing::HasSubstr;
 
 // 300 two- and three-agent results among 8 agents, agent "a7" only in the last three.
 std::vector<ratings::Result> Stream() {
@@ -185,6 +187,47 @@ TEST(LivePoolIntervalsTest, RestoreAndReplayGiveIdenticalIntervals) {
     }
     EXPECT_EQ(Bytes((*second)->ToSnapshot()), Bytes(reference->ToSnapshot())) << "cut " << cut;
   }
+}
+
+// A pool of 5,000 agents restores its replicas on a second thread (pool_snapshot.cc) while
+// the pool is built: the same bytes as the pool snapshotted, and a bad step is still refused.
+TEST(LivePoolIntervalsTest, LargePoolRestoresItsReplicasOnASecondThread) {
+  LivePoolConfig config;
+  config.options.ml = false;
+  auto first = *LivePool::Create("p", config);
+  // Every agent plays once in the first 2,500 results, then random pairs.
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> agent(0, 4999);
+  for (int i = 0; i < 3000; ++i) {
+    const int a = i < 2500 ? i : agent(rng);
+    int b = i < 2500 ? i + 2500 : agent(rng);
+    if (b == a) b = (a + 1) % 5000;
+    ASSERT_THAT(
+        Apply(*first, Order({absl::StrCat("a", a), absl::StrCat("a", b)}), absl::StrCat("g", i)),
+        IsOk());
+  }
+  v1::PoolSnapshot snapshot = first->ToSnapshot();
+  ASSERT_EQ(snapshot.agents_size(), 5000);
+  const auto segments = [&] {
+    std::vector<DedupWindow::Segment> out;
+    for (const auto& segment : first->dedup_window().sealed()) out.push_back(*segment);
+    return out;
+  };
+  auto second = LivePool::FromSnapshot(snapshot, config, segments());
+  ASSERT_THAT(second, IsOk()) << second.status();
+  for (const ratings::Model model : {ratings::Model::kElo, ratings::Model::kSco}) {
+    EXPECT_EQ(Bytes((*second)->Leaderboard(model)), Bytes(first->Leaderboard(model)));
+  }
+  EXPECT_EQ(Bytes((*second)->ToSnapshot()), Bytes(snapshot));
+  // Agent #4999's last sco replica 10^6 steps above its point: beyond SCO's [0, 100].
+  std::vector<int64_t> sco = Steps(snapshot.sco_replica_steps());
+  sco.back() = 1000000;
+  std::string payload;
+  wire::AppendSint64s(sco, payload);
+  snapshot.set_sco_replica_steps(payload);
+  EXPECT_THAT(LivePool::FromSnapshot(snapshot, config, segments()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("pool 'p': bootstrap: sco: replica 15 of agent #4999")));
 }
 
 // Format 3 stored the replicas as doubles (fields 22, 23). Such a snapshot still restores:
