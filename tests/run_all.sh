@@ -2,10 +2,12 @@
 # The test command: installs what is needed, builds, and runs every test.
 #   1. Debian packages (deploy/install-deps.sh)
 #   2. formatting (clang-format, Google style, .clang-format)
-#   3. release build with -Werror, all tests (ctest: unit, cli, kafka, prometheus, deploy)
-#   4. AddressSanitizer + UndefinedBehaviorSanitizer build, unit and cli tests
+#   3. release build with -Werror, all tests (ctest: unit, cli, kafka, prometheus, deploy;
+#      two at a time, the integration tests alone)
+#   4. AddressSanitizer + UndefinedBehaviorSanitizer build (clang, with the libFuzzer
+#      targets), unit and cli tests
 #   4b. ThreadSanitizer build (clang), every unit test (ratings_test, voting_test, daemon_test)
-#   5. libFuzzer targets, each run for RATINGD_FUZZ_SECONDS (default 20)
+#   5. the libFuzzer targets of step 4, each run for RATINGD_FUZZ_SECONDS (default 20)
 #   6. benchmarks smoke run (does it run; figures are recorded by hand in docs/BENCHMARKS.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,9 +49,9 @@ step "ThreadSanitizer: every unit test"
 cmake --workflow --preset ci-tsan
 
 step "fuzzers (${fuzz_seconds}s each)"
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
-for fuzzer in build/fuzz/tests/fuzz/*_fuzz; do
+# Built by the ASan stage, whose flags instrument every library for coverage
+# (-fsanitize=fuzzer-no-link); the fuzz preset (-O2) is for the long runs.
+for fuzzer in build/ci-asan/tests/fuzz/*_fuzz; do
   name=$(basename "$fuzzer" _fuzz)
   corpus=$(mktemp -d)
   log=$(mktemp)
