@@ -41,7 +41,9 @@ class Daemon {
 
   // For the HTTP threads.
   QueryQueue& queries() { return pipeline_->queries(); }
+  const ViewStore& views() const { return pipeline_->views(); }
   const Readiness& readiness() const { return pipeline_->readiness(); }
+  const DaemonConfig& config() const { return config_; }
 
  private:
   explicit Daemon(const DaemonConfig& config, Metrics* metrics);

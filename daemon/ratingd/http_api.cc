@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "daemon/ratingd/view_answers.h"
 #include "ratings/active/suggest.h"
 #include "ratings/model.h"
 
@@ -111,8 +112,7 @@ absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::st
 
 class HttpApi::Handler : public CivetHandler {
  public:
-  Handler(QueryQueue* queries, const Readiness* readiness)
-      : queries_(queries), readiness_(readiness) {}
+  explicit Handler(const HttpSources& sources) : sources_(sources) {}
 
   bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
     const mg_request_info* info = mg_get_request_info(conn);
@@ -120,11 +120,11 @@ class HttpApi::Handler : public CivetHandler {
     if (path == "/healthz") {
       Reply(conn, 200, "text/plain", "ok\n");
     } else if (path == "/readyz") {
-      const auto [ready, why_not] = readiness_->Get();
+      const auto [ready, why_not] = sources_.readiness->Get();
       Reply(conn, ready ? 200 : 503, "text/plain",
             ready ? "ready\n" : absl::StrCat("not ready: ", why_not, "\n"));
     } else if (path == "/v1/pools" || path == "/v1/pools/") {
-      ReplyJson(conn, queries_->Ask(Query{}, absl::Seconds(10)));
+      ReplyJson(conn, PoolsAnswer(*sources_.views->Get()));
     } else if (absl::EndsWith(path, kSuggestSuffix)) {
       std::string strategy, n, exploration, seed;
       CivetServer::getParam(conn, "strategy", strategy);
@@ -136,7 +136,7 @@ class HttpApi::Handler : public CivetHandler {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
       } else {
-        ReplyJson(conn, queries_->Ask(*query, absl::Seconds(30)));
+        ReplyJson(conn, sources_.queries->Ask(*query, absl::Seconds(30)));
       }
     } else {
       std::string model, limit;
@@ -146,23 +146,23 @@ class HttpApi::Handler : public CivetHandler {
       if (!query.ok()) {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
+      } else if (query->model == ratings::Model::kMl) {
+        ReplyJson(conn, sources_.queries->Ask(*query, absl::Seconds(30)));
       } else {
-        ReplyJson(conn, queries_->Ask(*query, absl::Seconds(30)));
+        ReplyJson(conn, LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config));
       }
     }
     return true;
   }
 
  private:
-  QueryQueue* queries_;
-  const Readiness* readiness_;
+  HttpSources sources_;
 };
 
 absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
-                                                        QueryQueue* queries,
-                                                        const Readiness* readiness) {
+                                                        const HttpSources& sources) {
   std::unique_ptr<HttpApi> api(new HttpApi());
-  api->handler_ = std::make_unique<Handler>(queries, readiness);
+  api->handler_ = std::make_unique<Handler>(sources);
   const std::vector<std::string> options = {"listening_ports", address, "num_threads", "4"};
   try {
     api->server_ = std::make_unique<CivetServer>(options);

@@ -1,27 +1,37 @@
 // ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools,
 // /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N] and
 // /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S], on civetweb.
-// Queries are answered by the consumer thread through the query queue; /readyz reads the readiness.
+// The pool list and the elo and sco leaderboards are read from the published views
+// (view_store.h), never waiting for the consumer thread; ml leaderboards and suggestions
+// are answered by the consumer thread through the query queue; /readyz reads the readiness.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/query_queue.h"
 #include "daemon/ratingd/readiness.h"
+#include "daemon/ratingd/view_store.h"
 
 class CivetServer;
 
 namespace ratingd {
 
+// What the API reads; each must outlive it.
+struct HttpSources {
+  QueryQueue* queries = nullptr;
+  const ViewStore* views = nullptr;
+  const Readiness* readiness = nullptr;
+  const DaemonConfig* config = nullptr;
+};
+
 class HttpApi {
  public:
-  // Listens on `address` (host:port; port 0 picks a free one). `queries` and `readiness`
-  // must outlive this.
+  // Listens on `address` (host:port; port 0 picks a free one).
   static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
-                                                        QueryQueue* queries,
-                                                        const Readiness* readiness);
+                                                        const HttpSources& sources);
   ~HttpApi();
   int port() const { return port_; }
 

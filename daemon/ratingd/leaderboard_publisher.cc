@@ -17,13 +17,21 @@ void LeaderboardPublisher::MarkAllDue(const LivePool& pool) {
 }
 
 size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSink& sink,
-                                     bool force) {
+                                     bool force, absl::Time committed_at) {
+  const absl::flat_hash_set<int32_t> forced = std::move(forced_);
+  forced_.clear();
   if (due_.empty()) return 0;
   const absl::Time now = clock_->Now();
   std::vector<Key> done;
+  const auto is_forced = [&](const std::string& pool) {
+    if (forced.empty()) return false;
+    const std::optional<int32_t> partition = registry.PartitionOf(pool);
+    return partition.has_value() && forced.contains(*partition);
+  };
   for (const Key& key : due_) {
     auto last = last_published_.find(key);
-    if (!force && last != last_published_.end() && now - last->second < interval_) continue;
+    const bool throttled = last != last_published_.end() && now - last->second < interval_;
+    if (throttled && !force && !is_forced(key.first)) continue;
     done.push_back(key);
   }
   // In key order: the output does not depend on the hash set's iteration order.
@@ -32,27 +40,8 @@ size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSi
   for (const Key& key : done) {
     due_.erase(key);
     if (const LivePool* pool = registry.FindPool(key.first)) {
-      PublishOne(*pool, key.second, sink, now);
+      PublishOne(*pool, key.second, sink, now, committed_at);
       ++published;
-    }
-  }
-  return published;
-}
-
-size_t LeaderboardPublisher::PublishPartitions(const PartitionRegistry& registry,
-                                               const std::vector<int32_t>& partitions,
-                                               OutputSink& sink) {
-  const absl::Time now = clock_->Now();
-  size_t published = 0;
-  for (int32_t p : partitions) {
-    const PartitionState* partition = registry.Find(p);
-    if (partition == nullptr) continue;
-    for (const auto& [name, pool] : partition->pools) {
-      for (ratings::Model model : ratings::kModels) {
-        if (!due_.erase({name, model})) continue;
-        PublishOne(*pool, model, sink, now);
-        ++published;
-      }
     }
   }
   return published;
@@ -66,11 +55,13 @@ void LeaderboardPublisher::Forget(const std::string& pool) {
 }
 
 void LeaderboardPublisher::PublishOne(const LivePool& live, ratings::Model model, OutputSink& sink,
-                                      absl::Time now) {
+                                      absl::Time now, absl::Time committed_at) {
   const std::string& name = live.name();
   v1::Leaderboard board = live.Leaderboard(model);
   *board.mutable_computed_at() =
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(now));
+  *board.mutable_committed_at() =
+      google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(committed_at));
   std::string bytes;
   board.SerializeToString(&bytes);
   absl::Status s = sink.Leaderboard(absl::StrCat(name, "/", ratings::ModelName(model)), bytes);

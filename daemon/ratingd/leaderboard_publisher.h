@@ -35,14 +35,17 @@ class LeaderboardPublisher {
   void MarkDue(const std::string& pool, ratings::Model model) { due_.insert({pool, model}); }
   // Every model the pool has on.
   void MarkAllDue(const LivePool& pool);
-  // Publishes every due leaderboard whose key was last published at least one interval ago
-  // (every due one if `force`) through `sink`; returns how many. A due pool this instance no
-  // longer holds is dropped.
-  size_t Publish(const PartitionRegistry& registry, OutputSink& sink, bool force);
-  // Publishes now every due leaderboard of the pools of `partitions` (before they are
-  // handed over).
-  size_t PublishPartitions(const PartitionRegistry& registry,
-                           const std::vector<int32_t>& partitions, OutputSink& sink);
+  // Publishes through `sink`, just before the transaction commits (its `committed_at`
+  // stamp), every due leaderboard whose key was last published at least one interval ago,
+  // every due one if `force`, and every due one of the partitions forced (ForcePartitions);
+  // returns how many. A due pool this instance no longer holds is dropped.
+  size_t Publish(const PartitionRegistry& registry, OutputSink& sink, bool force,
+                 absl::Time committed_at);
+  // The next Publish publishes every due leaderboard of the pools of `partitions` whatever
+  // the interval (they are being handed over).
+  void ForcePartitions(const std::vector<int32_t>& partitions) {
+    forced_.insert(partitions.begin(), partitions.end());
+  }
   // The pool left this instance: its keys are no longer due nor throttled.
   void Forget(const std::string& pool);
   // After a rollback: nothing that was due is (the restore marks the pools again).
@@ -54,13 +57,15 @@ class LeaderboardPublisher {
 
  private:
   using Key = std::pair<std::string, ratings::Model>;
-  void PublishOne(const LivePool& pool, ratings::Model model, OutputSink& sink, absl::Time now);
+  void PublishOne(const LivePool& pool, ratings::Model model, OutputSink& sink, absl::Time now,
+                  absl::Time committed_at);
 
   absl::Duration interval_;
   const Clock* clock_;
   Metrics* metrics_;
   size_t top_agents_;
   absl::flat_hash_set<Key> due_;
+  absl::flat_hash_set<int32_t> forced_;  // partitions
   absl::flat_hash_map<Key, absl::Time> last_published_;
 };
 

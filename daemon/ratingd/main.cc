@@ -264,8 +264,11 @@ int Serve(const ratingd::DaemonConfig& config) {
   absl::StatusOr<std::unique_ptr<ratingd::Daemon>> daemon =
       ratingd::Daemon::Create(config, &metrics);
   if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
-  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address), &(*daemon)->queries(),
-                                      &(*daemon)->readiness());
+  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address),
+                                      {.queries = &(*daemon)->queries(),
+                                       .views = &(*daemon)->views(),
+                                       .readiness = &(*daemon)->readiness(),
+                                       .config = &(*daemon)->config()});
   if (!http.ok()) return Fail(std::string(http.status().message()));
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);

@@ -42,6 +42,12 @@ const LivePool* PartitionRegistry::FindPool(const std::string& name) const {
   return pool == partition->pools.end() ? nullptr : pool->second.get();
 }
 
+std::optional<int32_t> PartitionRegistry::PartitionOf(const std::string& name) const {
+  auto where = pool_partition_.find(name);
+  if (where == pool_partition_.end() || Find(where->second) == nullptr) return std::nullopt;
+  return where->second;
+}
+
 absl::StatusOr<LivePool*> PartitionRegistry::GetOrCreatePool(PartitionState& partition,
                                                              const std::string& name,
                                                              const LivePoolConfig& config) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ class PartitionRegistry {
   // The pool named `name` if this instance holds it.
   LivePool* FindPool(const std::string& name);
   const LivePool* FindPool(const std::string& name) const;
+  // The partition of the pool named `name`, if this instance holds it.
+  std::optional<int32_t> PartitionOf(const std::string& name) const;
   // The pool `name` of `partition`, created if new.
   absl::StatusOr<LivePool*> GetOrCreatePool(PartitionState& partition, const std::string& name,
                                             const LivePoolConfig& config);

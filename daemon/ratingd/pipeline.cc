@@ -17,9 +17,11 @@ Pipeline::Pipeline(const DaemonConfig& config, OutputSink* sink, ResultsInput* i
       metrics_(metrics),
       clock_(clock),
       leaderboards_(config.leaderboard_interval, clock, metrics, config.metrics_top_agents),
+      view_builder_(&views_),
       restorer_(config, fingerprint_, input, snapshots, metrics, clock),
       solver_(metrics),
-      processor_(config, &registry_, sink, &leaderboards_, &solver_, metrics, clock),
+      processor_(config, &registry_, sink, &leaderboards_, &view_builder_, &solver_, metrics,
+                 clock),
       committer_(config, fingerprint_, &registry_, sink, metrics, clock),
       responder_(config, &registry_, clock, nullptr, metrics) {}
 
@@ -53,6 +55,8 @@ bool Pipeline::RestoreWithRetry(int32_t partition) {
     absl::StatusOr<PartitionState> restored = restorer_.Restore(partition);
     if (restored.ok()) {
       const PartitionState& state = registry_.Insert(*std::move(restored));
+      // Committed state: its views are published at once.
+      view_builder_.PublishPartition(registry_, partition, clock_->Now());
       // At its committed point already: its leaderboards may lag its deltas (a handover
       // within the throttle interval, a crash); publish them once.
       if (!state.replaying()) processor_.CaughtUp(state);
@@ -75,7 +79,7 @@ void Pipeline::Revoke(const std::vector<int32_t>& partitions) {
     revoking_ = partitions;
     solver_.WaitIdle();
     processor_.AcceptMlSolutions();
-    leaderboards_.PublishPartitions(registry_, partitions, *sink_);
+    leaderboards_.ForcePartitions(partitions);
     CommitNow(true);
     revoking_.clear();
   }
@@ -83,6 +87,7 @@ void Pipeline::Revoke(const std::vector<int32_t>& partitions) {
     if (const PartitionState* state = registry_.Find(p)) processor_.Forget(*state);
     registry_.Drop(p);
   }
+  view_builder_.PublishHeld(registry_);
   UpdateReadiness();
   metrics_->assigned_partitions().Set(static_cast<double>(registry_.size()));
 }
@@ -97,7 +102,6 @@ void Pipeline::Tick(bool input_idle) {
   sink_->Poll(absl::ZeroDuration());
   processor_.AcceptMlSolutions();
   if (queries_.pending()) responder_.Serve(queries_);
-  leaderboards_.Publish(registry_, *sink_, false);
   if (committer_.CommitDue(input_idle) && CommitNow(false) && committer_.SnapshotsDue()) {
     committer_.StartSnapshots();
   }
@@ -112,7 +116,13 @@ bool Pipeline::CommitNow(bool with_snapshots) {
   solver_.WaitIdle();
   processor_.AcceptMlSolutions();
   processor_.FlushDeltas();
+  // The transaction's stamp: its leaderboards carry it, and the views of what it changed,
+  // published once it has committed.
+  const absl::Time stamp = clock_->Now();
+  leaderboards_.Publish(registry_, *sink_, stopping_, stamp);
+  view_builder_.Prepare(registry_, stamp);
   absl::Status s = committer_.Commit(with_snapshots);
+  if (s.ok()) view_builder_.Commit();
   if (absl::IsAborted(s)) {
     Log(absl::StrCat("commit: ", s.message(), ": aborting the transaction"));
     Rollback();
@@ -138,6 +148,7 @@ void Pipeline::Rollback() {
   solver_.TakeSolved();  // of the state being dropped
   processor_.DropDeltas();
   leaderboards_.ClearDue();
+  view_builder_.Abort();
   if (!held.empty()) {
     SetReadiness("rolling back an aborted transaction");
     metrics_->partitions_restoring().Set(static_cast<double>(held.size()));
@@ -165,7 +176,6 @@ absl::Status Pipeline::Drain() {
     KeepObservable();
   }
   processor_.AcceptMlSolutions();
-  leaderboards_.Publish(registry_, *sink_, true);
   absl::Status status = fatal_;
   if (fatal_.ok()) {
     committer_.set_stopping();

@@ -31,6 +31,8 @@
 #include "daemon/ratingd/record_processor.h"
 #include "daemon/ratingd/restorer.h"
 #include "daemon/ratingd/results_input.h"
+#include "daemon/ratingd/view_builder.h"
+#include "daemon/ratingd/view_store.h"
 
 namespace ratingd {
 
@@ -65,6 +67,8 @@ class Pipeline {
   const absl::Status& fatal() const { return fatal_; }
   bool holds(int32_t partition) const { return registry_.Find(partition) != nullptr; }
   QueryQueue& queries() { return queries_; }
+  // What the HTTP threads answer the pool list and the elo and sco leaderboards from.
+  const ViewStore& views() const { return views_; }
   const Readiness& readiness() const { return readiness_; }
   // Exposed for tests.
   const PartitionRegistry& registry() const { return registry_; }
@@ -97,6 +101,8 @@ class Pipeline {
 
   PartitionRegistry registry_;
   LeaderboardPublisher leaderboards_;
+  ViewStore views_;
+  ViewBuilder view_builder_;
   Restorer restorer_;
   QueryQueue queries_;
   Readiness readiness_;

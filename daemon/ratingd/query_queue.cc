@@ -13,6 +13,12 @@ QueryReply JsonErrorReply(int status, const std::string& message) {
   return {status, json.ok() ? *json : R"({"error": "?"})"};
 }
 
+QueryReply JsonReply(int status, const google::protobuf::Message& message) {
+  absl::StatusOr<std::string> json = DeterministicJson(message);
+  if (!json.ok()) return {500, R"({"error": "cannot print the reply"})"};
+  return {status, *json};
+}
+
 QueryReply QueryQueue::Ask(Query query, absl::Duration timeout) {
   auto promise = std::make_shared<std::promise<QueryReply>>();
   std::future<QueryReply> future = promise->get_future();

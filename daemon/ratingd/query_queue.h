@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "daemon/ratingd/mutex.h"
 #include "daemon/suggest_report.h"
+#include "google/protobuf/message.h"
 #include "ratings/model.h"
 
 namespace ratingd {
@@ -35,6 +36,8 @@ struct QueryReply {
 
 // {"error": message}
 QueryReply JsonErrorReply(int status, const std::string& message);
+// `message` as deterministic JSON (DeterministicJson); 500 if it cannot be printed.
+QueryReply JsonReply(int status, const google::protobuf::Message& message);
 
 // Thread-safe: any thread asks; the owner (the consumer thread) takes.
 class QueryQueue {

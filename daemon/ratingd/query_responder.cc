@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "daemon/deterministic_json.h"
 #include "daemon/pool_report.h"
 #include "daemon/suggest_report.h"
 #include "google/protobuf/struct.pb.h"
@@ -14,12 +13,6 @@
 
 namespace ratingd {
 namespace {
-
-QueryReply JsonReply(int status, const google::protobuf::Message& message) {
-  absl::StatusOr<std::string> json = DeterministicJson(message);
-  if (!json.ok()) return {500, R"({"error": "cannot print the reply"})"};
-  return {status, *json};
-}
 
 bool ModelOn(const ratings::Pool& pool, ratings::Model model) {
   switch (model) {

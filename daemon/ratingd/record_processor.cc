@@ -15,11 +15,13 @@ namespace ratingd {
 
 RecordProcessor::RecordProcessor(const DaemonConfig& config, PartitionRegistry* registry,
                                  OutputSink* sink, LeaderboardPublisher* leaderboards,
-                                 MlSolver* solver, Metrics* metrics, const Clock* clock)
+                                 ViewBuilder* views, MlSolver* solver, Metrics* metrics,
+                                 const Clock* clock)
     : config_(config),
       registry_(registry),
       sink_(sink),
       leaderboards_(leaderboards),
+      views_(views),
       solver_(solver),
       metrics_(metrics),
       clock_(clock),
@@ -107,6 +109,7 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
     if (emit) metrics_->duplicate().Increment();
     return;
   }
+  views_->MarkApplied(pool.name());
   if (emit) {
     metrics_->applied().Increment();
     prometheus::Counter*& pool_results = pool_results_[pool.name()];
@@ -143,6 +146,7 @@ void RecordProcessor::AcceptMlSolutions() {
     if (pool == partition->pools.end()) continue;
     LivePool& live = *pool->second;
     v1::RankingDelta delta = live.AcceptMlSolution(s.solution);
+    views_->MarkSolved(live.name());
     if (!s.ticket.emit) continue;  // replayed: that delta was committed before
     PublishDelta(delta, ratings::Model::kMl);
     leaderboards_->MarkDue(live.name(), ratings::Model::kMl);

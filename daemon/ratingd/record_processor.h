@@ -22,15 +22,18 @@
 #include "daemon/ratingd/output_sink.h"
 #include "daemon/ratingd/partition_registry.h"
 #include "daemon/ratingd/result_decoder.h"
+#include "daemon/ratingd/view_builder.h"
 #include "ratingd/v1/delta.pb.h"
 
 namespace ratingd {
 
 class RecordProcessor {
  public:
+  // Every change to a pool is marked in `leaderboards` (when emitted) and `views` (always:
+  // a replayed change is a committed one).
   RecordProcessor(const DaemonConfig& config, PartitionRegistry* registry, OutputSink* sink,
-                  LeaderboardPublisher* leaderboards, MlSolver* solver, Metrics* metrics,
-                  const Clock* clock);
+                  LeaderboardPublisher* leaderboards, ViewBuilder* views, MlSolver* solver,
+                  Metrics* metrics, const Clock* clock);
 
   // Processes one record of a held partition (a record of another partition, or below the
   // partition's position, is ignored). An error only if the state cannot go on (a pool that
@@ -58,6 +61,7 @@ class RecordProcessor {
   PartitionRegistry* registry_;
   OutputSink* sink_;
   LeaderboardPublisher* leaderboards_;
+  ViewBuilder* views_;
   MlSolver* solver_;
   Metrics* metrics_;
   const Clock* clock_;

@@ -15,6 +15,7 @@ import base64
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -233,6 +234,10 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
             if model != "ml":
                 check(all("ci_low" in e for e in live["ranking"]),
                       "%s/%s: no intervals in the live leaderboard" % (pool, model))
+                check(live["sequence"] == live["results"] and re.fullmatch(
+                    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", live["committed_at"]),
+                      "%s/%s: sequence or committed_at: %s %s" % (
+                          pool, model, live.get("sequence"), live.get("committed_at")))
             for field in ("method", "agents", "results", "ranking"):
                 check(live[field] == offline[field],
                       "%s/%s: %s differs:\n daemon  %s\n ratingctl %s" %

@@ -1,4 +1,4 @@
-// LeaderboardPublisher: directly (due keys, the throttle, force, Forget, PublishPartitions)
+// LeaderboardPublisher: directly (due keys, the throttle, force, Forget, ForcePartitions)
 // and through the pipeline on the fakes (the throttle with the fake clock, and the
 // stale-leaderboard regression: after a handover or a crash within the throttle interval,
 // the last leaderboard of every key must catch up with its last delta). Expected values come
@@ -52,7 +52,10 @@ struct Boards {
                     .ok());
     registry.Insert(std::move(state));
   }
-  size_t Publish(bool force = false) { return publisher.Publish(registry, sink, force); }
+  // The transaction's stamp is the clock's time plus a second (as if the commit came later).
+  size_t Publish(bool force = false) {
+    return publisher.Publish(registry, sink, force, clock.Now() + absl::Seconds(1));
+  }
   // Commits what was published since the last call; returns its keys, in order.
   std::vector<std::string> Committed() {
     const size_t before = broker.leaderboards.size();
@@ -113,6 +116,7 @@ TEST(LeaderboardPublisherTest, LeaderboardHoldsThePoolsRankingAtTheClocksTime) {
   EXPECT_EQ(board.ranking(1).agent(), "b");
   EXPECT_EQ(board.ranking(1).rating(), 1484);
   EXPECT_EQ(board.computed_at().seconds(), absl::ToUnixSeconds(b.clock.Now()));
+  EXPECT_EQ(board.committed_at().seconds(), absl::ToUnixSeconds(b.clock.Now()) + 1);
 }
 
 // Publishing an elo or sco leaderboard sets the gauges of its best agents (here both of
@@ -121,7 +125,7 @@ TEST(LeaderboardPublisherTest, TopAgentsGaugesFollowThePublishedLeaderboard) {
   Boards b;
   LeaderboardPublisher publisher(absl::Seconds(10), &b.clock, &b.metrics, /*top_agents=*/1);
   publisher.MarkDue("chess", Model::kElo);
-  ASSERT_EQ(publisher.Publish(b.registry, b.sink, false), 1u);
+  ASSERT_EQ(publisher.Publish(b.registry, b.sink, false, b.clock.Now()), 1u);
   b.Committed();
   const v1::Leaderboard board = b.broker.Leaderboards().at(0);
   ASSERT_TRUE(board.ranking(0).has_ci_low());
@@ -159,7 +163,7 @@ TEST(LeaderboardPublisherTest, MarkAllDueMarksOnlyTheEnabledModels) {
   EXPECT_EQ(publisher.due(), 0u);
 }
 
-TEST(LeaderboardPublisherTest, PublishPartitionsIgnoresTheThrottleAndOtherPartitions) {
+TEST(LeaderboardPublisherTest, ForcedPartitionsIgnoreTheThrottleOnceAndOnlyThemselves) {
   Boards b;
   b.publisher.MarkDue("chess", Model::kElo);
   b.publisher.MarkDue("go", Model::kElo);
@@ -168,13 +172,14 @@ TEST(LeaderboardPublisherTest, PublishPartitionsIgnoresTheThrottleAndOtherPartit
   b.clock.Advance(absl::Seconds(1));
   b.publisher.MarkDue("chess", Model::kElo);
   b.publisher.MarkDue("go", Model::kElo);
-  EXPECT_EQ(b.Publish(), 0u);  // 1 s < 10 s
-  EXPECT_EQ(b.publisher.PublishPartitions(b.registry, {0}, b.sink), 1u);
+  EXPECT_EQ(b.Publish(), 0u);           // 1 s < 10 s
+  b.publisher.ForcePartitions({0, 7});  // 7 is not held
+  EXPECT_EQ(b.Publish(), 1u);
   EXPECT_THAT(b.Committed(), ElementsAre("chess/elo"));
   EXPECT_FALSE(b.publisher.IsDue("chess", Model::kElo));
-  EXPECT_TRUE(b.publisher.IsDue("go", Model::kElo));  // partition 1 was not asked for
-  EXPECT_EQ(b.publisher.PublishPartitions(b.registry, {7}, b.sink), 0u);  // not held
-  EXPECT_EQ(b.publisher.PublishPartitions(b.registry, {0}, b.sink), 0u);  // nothing due
+  EXPECT_TRUE(b.publisher.IsDue("go", Model::kElo));  // partition 1 was not forced
+  b.publisher.MarkDue("chess", Model::kElo);
+  EXPECT_EQ(b.Publish(), 0u);  // forcing lasts one Publish
 }
 
 TEST(LeaderboardPublisherTest, ForgetDropsTheDueKeysAndTheThrottle) {
@@ -217,25 +222,24 @@ TEST(LeaderboardPublisherTest, PipelineThrottleHoldsALeaderboardForOneInterval) 
   };
   a.consumer.Assign({0});
   AppendGames(broker, 0, "chess", 0, 2);
-  ProcessAndCommit(a, clock);  // published at 0 s, committed at 0.1 s
+  ProcessAndCommit(a, clock);  // built at the commit, 0.1 s, and committed with it
   EXPECT_EQ(published("chess/elo"), 1);
   EXPECT_EQ(published("chess/sco"), 1);
   EXPECT_EQ(broker.LastLeaderboards().at("chess/elo").results(), 2u);
   AppendGames(broker, 0, "chess", 2, 2);
-  ProcessAndCommit(a, clock);  // 0.1 s, 0.2 s: held
+  ProcessAndCommit(a, clock);  // commit at 0.2 s: held
   AppendGames(broker, 0, "chess", 4, 1);
-  ProcessAndCommit(a, clock);  // 0.2 s, 0.3 s: held
+  ProcessAndCommit(a, clock);  // 0.3 s: held
   EXPECT_EQ(published("chess/elo"), 1);
   EXPECT_EQ(broker.LastLeaderboards().at("chess/elo").results(), 2u);
   EXPECT_EQ(broker.LastDeltas().at("chess/elo").results(), 5u);
-  clock.Advance(absl::Milliseconds(699));
-  a.consumer.Poll();  // 0.999 s: still held
+  clock.Advance(absl::Milliseconds(799));
+  a.consumer.Poll();  // a commit at 1.099 s: 0.999 s after the first, still held
   EXPECT_TRUE(a.pipeline.leaderboards().IsDue("chess", Model::kElo));
-  clock.Advance(absl::Milliseconds(1));
-  a.consumer.Poll();  // 1 s after the first: published
-  EXPECT_FALSE(a.pipeline.leaderboards().IsDue("chess", Model::kElo));
+  EXPECT_EQ(published("chess/elo"), 1);
   clock.Advance(a.config.commit_interval);
-  a.consumer.Poll();  // and committed
+  a.consumer.Poll();  // the commit at 1.199 s: published, and committed with it
+  EXPECT_FALSE(a.pipeline.leaderboards().IsDue("chess", Model::kElo));
   EXPECT_EQ(published("chess/elo"), 2);
   EXPECT_EQ(published("chess/sco"), 2);
   EXPECT_TRUE(LeaderboardsAtLastDeltas(broker));

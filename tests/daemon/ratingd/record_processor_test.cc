@@ -29,7 +29,8 @@ struct Processor {
   explicit Processor(DaemonConfig c)
       : config(std::move(c)),
         leaderboards(config.leaderboard_interval, &clock, &metrics),
-        processor(config, &registry, &sink, &leaderboards, &solver, &metrics, &clock) {
+        processor(config, &registry, &sink, &leaderboards, &view_builder, &solver, &metrics,
+                  &clock) {
     EXPECT_TRUE(sink.Begin().ok());
   }
   // Processes what AppendGames puts at `offset`: game "<pool>-<offset>", a(offset mod 5)
@@ -60,6 +61,8 @@ struct Processor {
   FakeOutputSink sink{&broker};
   PartitionRegistry registry;
   LeaderboardPublisher leaderboards;
+  ViewStore views;
+  ViewBuilder view_builder{&views};
   MlSolver solver{&metrics};
   RecordProcessor processor;
 };

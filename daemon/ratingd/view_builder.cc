@@ -1,0 +1,107 @@
+#include "daemon/ratingd/view_builder.h"
+
+#include <utility>
+
+#include "google/protobuf/util/time_util.h"
+
+namespace ratingd {
+namespace {
+
+// `views`' order and held partitions, from the registry (pools without a view are left out).
+void Index(const PartitionRegistry& registry, Views& views) {
+  views.held = registry.Held();
+  views.in_order.clear();
+  for (const auto& [partition, state] : registry.partitions()) {
+    for (const auto& [name, live] : state.pools) {
+      if (auto view = views.pools.find(name); view != views.pools.end()) {
+        views.in_order.push_back(view->second.get());
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void ViewBuilder::Prepare(const PartitionRegistry& registry, absl::Time committed_at) {
+  const std::shared_ptr<const Views> published = store_->Get();
+  auto views = std::make_shared<Views>();
+  for (const auto& [partition, state] : registry.partitions()) {
+    for (const auto& [name, live] : state.pools) {
+      const auto previous = published->pools.find(name);
+      if (previous == published->pools.end()) {
+        views->pools[name] = Build(*live, partition, committed_at, nullptr);
+      } else if (previous->second->partition != partition || Changed(name)) {
+        views->pools[name] = Build(*live, partition, committed_at, previous->second.get());
+      } else {
+        views->pools[name] = previous->second;  // unchanged: the same view, shared
+      }
+    }
+  }
+  Index(registry, *views);
+  applied_.clear();
+  solved_.clear();
+  pending_ = std::move(views);
+}
+
+void ViewBuilder::PublishPartition(const PartitionRegistry& registry, int32_t partition,
+                                   absl::Time now) {
+  const PartitionState* state = registry.Find(partition);
+  auto views = std::make_shared<Views>(*store_->Get());
+  if (state != nullptr) {
+    for (const auto& [name, live] : state->pools) {
+      views->pools[name] = Build(*live, partition, now, nullptr);
+    }
+  }
+  Index(registry, *views);
+  store_->Publish(std::move(views));
+}
+
+void ViewBuilder::PublishHeld(const PartitionRegistry& registry) {
+  auto views = std::make_shared<Views>(*store_->Get());
+  absl::erase_if(views->pools,
+                 [&](const auto& entry) { return registry.FindPool(entry.first) == nullptr; });
+  Index(registry, *views);
+  store_->Publish(std::move(views));
+}
+
+std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t partition,
+                                                   absl::Time committed_at,
+                                                   const PoolView* previous) const {
+  auto view = std::make_shared<PoolView>();
+  view->pool = live.name();
+  view->partition = partition;
+  view->agents = static_cast<uint32_t>(live.pool().index().size());
+  view->results = live.pool().results();
+  view->committed_at = committed_at;
+  const ratings::Pool& pool = live.pool();
+  for (const ratings::Model model : ratings::kModels) {
+    const bool on = model == ratings::Model::kElo   ? pool.elo() != nullptr
+                    : model == ratings::Model::kSco ? pool.sco() != nullptr
+                                                    : pool.ml() != nullptr;
+    if (!on) continue;
+    std::shared_ptr<const v1::Leaderboard>& board = view->boards[static_cast<size_t>(model)];
+    if (previous != nullptr && previous->partition == partition &&
+        previous->board(model) != nullptr && !Moved(live.name(), model)) {
+      board = previous->boards[static_cast<size_t>(model)];  // unchanged: shared
+      continue;
+    }
+    auto built = std::make_shared<v1::Leaderboard>(live.Leaderboard(model));
+    *built->mutable_committed_at() =
+        google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(committed_at));
+    board = std::move(built);
+  }
+  return view;
+}
+
+void ViewBuilder::Commit() {
+  if (pending_ != nullptr) store_->Publish(std::move(pending_));
+  pending_.reset();
+}
+
+void ViewBuilder::Abort() {
+  pending_.reset();
+  applied_.clear();
+  solved_.clear();
+}
+
+}  // namespace ratingd

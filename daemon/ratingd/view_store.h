@@ -1,0 +1,70 @@
+// What the HTTP threads answer from (docs/ARCHITECTURE.md §3): immutable views of the
+// held pools as of the last committed transaction. The consumer thread builds a pool's view
+// after a transaction that changed it commits (ViewBuilder) and swaps the whole set in
+// under a lock held for a pointer copy; readers take the set's pointer and never wait for
+// the consumer thread, nor it for them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/time/time.h"
+#include "daemon/ratingd/mutex.h"
+#include "ratingd/v1/delta.pb.h"
+#include "ratings/model.h"
+
+namespace ratingd {
+
+// One pool as committed. Never changes once published.
+struct PoolView {
+  std::string pool;
+  int32_t partition = 0;
+  uint32_t agents = 0;
+  uint64_t results = 0;
+  // The time ratingd stamped on the transaction that committed this state, just before
+  // committing it.
+  absl::Time committed_at;
+  // By ratings::Model: the model's full leaderboard (LivePool::Leaderboard, with
+  // committed_at); null if the model is off. A model that did not change since the pool's
+  // previous view shares that view's leaderboard.
+  std::array<std::shared_ptr<const v1::Leaderboard>, ratings::kModels.size()> boards;
+
+  const v1::Leaderboard* board(ratings::Model model) const {
+    return boards[static_cast<size_t>(model)].get();
+  }
+};
+
+// Every view of this instance, and the partitions it holds.
+struct Views {
+  absl::flat_hash_map<std::string, std::shared_ptr<const PoolView>> pools;
+  std::vector<const PoolView*> in_order;  // those of `pools`, by partition, then pool name
+  std::vector<int32_t> held;              // ascending
+};
+
+// Thread-safe.
+class ViewStore {
+ public:
+  ViewStore() : views_(std::make_shared<const Views>()) {}
+
+  // Any thread: the latest published views (never null).
+  std::shared_ptr<const Views> Get() const {
+    MutexLock lock(&mu_);
+    return views_;
+  }
+  // The consumer thread: replaces the views. The previous set is freed by its last reader.
+  void Publish(std::shared_ptr<const Views> views) {
+    MutexLock lock(&mu_);
+    views_.swap(views);
+  }
+
+ private:
+  mutable Mutex mu_;
+  std::shared_ptr<const Views> views_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace ratingd

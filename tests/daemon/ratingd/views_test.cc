@@ -1,0 +1,240 @@
+// The views the HTTP API answers from (view_store.h, view_builder.h, view_answers.h): built
+// from the pools, published only once their transaction commits, unchanged by an abort, and
+// answered as the documents the pools themselves give. Expected values come from the pools'
+// own report path (LivePool::Report, from the kept order: another code path than the views'
+// leaderboards), from the input's construction (AppendGames: n results of a pool are
+// sequence n), and from hand-written JSON.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "daemon/ratingd/view_answers.h"
+#include "daemon/ratingd/view_builder.h"
+#include "daemon/ratingd/view_store.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/time_util.h"
+#include "gtest/gtest.h"
+#include "ratings/model.h"
+#include "tests/fakes/pipeline_harness.h"
+#include "tests/testing/results.h"
+
+namespace ratingd::testing {
+namespace {
+
+using ::ratings::Model;
+using ::testing::HasSubstr;
+
+LivePoolConfig Models(bool ml) {
+  LivePoolConfig config;
+  config.options.ml = ml;
+  return config;
+}
+
+// A registry holding pools by partition, each fed the results given.
+struct Pools {
+  LivePool& Hold(int32_t partition, const std::string& name, bool ml = false) {
+    PartitionState* state = registry.Find(partition);
+    if (state == nullptr) {
+      PartitionState fresh;
+      fresh.partition = partition;
+      state = &registry.Insert(std::move(fresh));
+    }
+    return **registry.GetOrCreatePool(*state, name, Models(ml));
+  }
+  // `winner` beats `loser` in `pool` (game id: a counter).
+  void Play(LivePool& pool, const std::string& winner, const std::string& loser) {
+    std::vector<v1::RankingDelta> deltas;
+    std::optional<MlJob> job;
+    ASSERT_TRUE(pool.Apply(ratings::testing::Order({winner, loser}), std::to_string(++games),
+                           google::protobuf::Timestamp(), -1, &deltas, &job)
+                    .ok());
+  }
+  PartitionRegistry registry;
+  int games = 0;
+};
+
+DaemonConfig Config() {
+  DaemonConfig config;
+  config.results_topic = "ratingd.results";
+  config.group = "ratingd";
+  return config;
+}
+
+// The elo or sco leaderboard answer as the pool's own report gives it, with the sequence
+// and the commit time of the view.
+std::string ExpectedAnswer(const LivePool& live, Model model, size_t limit, absl::Time stamp) {
+  v1::RatingReport report = live.Report(model, limit);
+  report.set_sequence(static_cast<uint32_t>(live.sequence(model)));
+  *report.mutable_committed_at() =
+      google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(stamp));
+  return JsonReply(200, report).body;
+}
+
+Query LeaderboardQuery(const std::string& pool, Model model, size_t limit = 0) {
+  Query q;
+  q.kind = Query::Kind::kLeaderboard;
+  q.pool = pool;
+  q.model = model;
+  q.limit = limit;
+  return q;
+}
+
+TEST(ViewBuilderTest, PreparedViewsArePublishedOnlyOnCommitAndDroppedOnAbort) {
+  Pools p;
+  ViewStore store;
+  ViewBuilder builder(&store);
+  LivePool& chess = p.Hold(0, "chess");
+  p.Play(chess, "a", "b");
+  builder.MarkApplied("chess");
+  const absl::Time t1 = absl::FromUnixSeconds(1000);
+  builder.Prepare(p.registry, t1);
+  EXPECT_TRUE(store.Get()->pools.empty());  // not committed yet
+  builder.Commit();
+  const std::shared_ptr<const Views> first = store.Get();
+  ASSERT_TRUE(first->pools.contains("chess"));
+  EXPECT_EQ(first->pools.at("chess")->results, 1u);
+  EXPECT_EQ(first->pools.at("chess")->committed_at, t1);
+  EXPECT_EQ(first->held, std::vector<int32_t>{0});
+
+  p.Play(chess, "b", "a");
+  builder.MarkApplied("chess");
+  builder.Prepare(p.registry, t1 + absl::Seconds(1));
+  builder.Abort();
+  builder.Commit();  // nothing pending any more
+  EXPECT_EQ(store.Get(), first);
+}
+
+TEST(ViewBuilderTest, UnchangedPoolsAndModelsShareTheirPreviousViews) {
+  Pools p;
+  ViewStore store;
+  ViewBuilder builder(&store);
+  LivePool& chess = p.Hold(0, "chess", /*ml=*/true);
+  LivePool& go = p.Hold(1, "go");
+  p.Play(chess, "a", "b");
+  p.Play(go, "x", "y");
+  builder.Prepare(p.registry, absl::FromUnixSeconds(1));  // new pools: built
+  builder.Commit();
+  const std::shared_ptr<const Views> first = store.Get();
+  EXPECT_EQ(first->pools.at("go")->board(Model::kMl), nullptr);  // ml is off for go
+  p.Play(chess, "b", "a");
+  builder.MarkApplied("chess");  // go not marked: unchanged
+  builder.Prepare(p.registry, absl::FromUnixSeconds(2));
+  builder.Commit();
+  const std::shared_ptr<const Views> second = store.Get();
+  EXPECT_EQ(second->pools.at("go"), first->pools.at("go"));  // the same view
+  const PoolView& before = *first->pools.at("chess");
+  const PoolView& after = *second->pools.at("chess");
+  EXPECT_EQ(after.results, 2u);
+  EXPECT_EQ(after.committed_at, absl::FromUnixSeconds(2));
+  for (const Model model : {Model::kElo, Model::kSco}) {
+    EXPECT_NE(after.board(model), before.board(model));
+    EXPECT_EQ(after.board(model)->sequence(), 2u);
+  }
+  EXPECT_EQ(after.board(Model::kMl), before.board(Model::kMl));  // no solve: shared
+  // A solve alone rebuilds the ml leaderboard only.
+  builder.MarkSolved("chess");
+  builder.Prepare(p.registry, absl::FromUnixSeconds(3));
+  builder.Commit();
+  const PoolView& solved = *store.Get()->pools.at("chess");
+  EXPECT_NE(solved.board(Model::kMl), after.board(Model::kMl));
+  EXPECT_EQ(solved.board(Model::kElo), after.board(Model::kElo));
+  // Dropping partition 1 and publishing what is held removes go's view at once.
+  p.registry.Drop(1);
+  builder.PublishHeld(p.registry);
+  EXPECT_FALSE(store.Get()->pools.contains("go"));
+  EXPECT_EQ(store.Get()->held, std::vector<int32_t>{0});
+}
+
+TEST(ViewAnswersTest, LeaderboardsArePoolReportsWithTheirSequenceAndCommitTime) {
+  Pools p;
+  ViewStore store;
+  ViewBuilder builder(&store);
+  LivePool& chess = p.Hold(0, "chess");
+  p.Play(chess, "A", "B");
+  p.Play(chess, "A", "C");
+  p.Play(chess, "B", "C");
+  const absl::Time stamp = absl::FromUnixMillis(1'700'000'000'123);
+  builder.Prepare(p.registry, stamp);
+  builder.Commit();
+  const DaemonConfig config = Config();
+  const std::shared_ptr<const Views> views = store.Get();
+  for (const Model model : {Model::kElo, Model::kSco}) {
+    for (const size_t limit : {size_t{0}, size_t{2}, size_t{7}}) {
+      const QueryReply reply =
+          LeaderboardAnswer(*views, LeaderboardQuery("chess", model, limit), config);
+      EXPECT_EQ(reply.status, 200);
+      EXPECT_EQ(reply.body, ExpectedAnswer(chess, model, limit, stamp)) << limit;
+    }
+  }
+  const std::string body =
+      LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo, 1), config).body;
+  EXPECT_THAT(body, HasSubstr(R"("sequence":3,"committed_at":"2023-11-14T22:13:20.123Z")"));
+  const QueryReply off = LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kMl), config);
+  EXPECT_EQ(off.status, 404);
+  EXPECT_THAT(off.body, HasSubstr("model 'ml' is off"));
+  const QueryReply unknown = LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kElo), config);
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_THAT(unknown.body, HasSubstr("holds partitions [0] of ratingd.results"));
+}
+
+TEST(ViewAnswersTest, PoolsAnswerListsEveryViewByPartitionThenName) {
+  Pools p;
+  ViewStore store;
+  ViewBuilder builder(&store);
+  p.Play(p.Hold(1, "go"), "x", "y");
+  LivePool& shogi = p.Hold(0, "shogi");
+  p.Play(shogi, "a", "b");
+  p.Play(shogi, "a", "c");
+  p.Hold(0, "chess");  // no result yet
+  builder.Prepare(p.registry, absl::UnixEpoch());
+  builder.Commit();
+  EXPECT_EQ(PoolsAnswer(*store.Get()).body,
+            R"({"pools":[{"agents":0,"partition":0,"pool":"chess","results":0},)"
+            R"({"agents":3,"partition":0,"pool":"shogi","results":2},)"
+            R"({"agents":2,"partition":1,"pool":"go","results":1}]})");
+}
+
+// Through the pipeline on the fakes: a pool's view appears with the commit of its results,
+// and a transaction that aborts leaves the views of the last commit, until the replayed
+// results commit again.
+TEST(ViewsPipelineTest, ViewsFollowTheCommitsAndNotTheAbortedTransaction) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  Instance a(&broker, TestConfig(TempSnapshotDir()), &clock);
+  a.consumer.Assign({0});
+  EXPECT_TRUE(a.pipeline.views().Get()->pools.empty());
+  EXPECT_EQ(a.pipeline.views().Get()->held, std::vector<int32_t>{0});
+  AppendGames(broker, 0, "chess", 0, 5);
+  a.consumer.PollAll();
+  EXPECT_TRUE(a.pipeline.views().Get()->pools.empty());  // read, not committed
+  clock.Advance(a.config.commit_interval);
+  const absl::Time first_commit = clock.Now();
+  a.consumer.Poll();
+  ASSERT_EQ(broker.commits, 1);
+  std::shared_ptr<const Views> views = a.pipeline.views().Get();
+  ASSERT_TRUE(views->pools.contains("chess"));
+  EXPECT_EQ(views->pools.at("chess")->results, 5u);
+  EXPECT_EQ(views->pools.at("chess")->board(Model::kElo)->sequence(), 5u);  // construction
+  EXPECT_EQ(views->pools.at("chess")->committed_at, first_commit);
+
+  AppendGames(broker, 0, "chess", 5, 3);
+  a.consumer.PollAll();
+  a.sink.FailNextCommits(1);
+  clock.Advance(a.config.commit_interval);
+  a.consumer.Poll();
+  ASSERT_EQ(broker.aborts, 1);
+  EXPECT_EQ(a.pipeline.views().Get()->pools.at("chess")->results, 5u);  // the last commit's
+  ProcessAndCommit(a, clock);
+  views = a.pipeline.views().Get();
+  EXPECT_EQ(views->pools.at("chess")->results, 8u);
+  EXPECT_EQ(views->pools.at("chess")->board(Model::kSco)->sequence(), 8u);
+  const LivePool* live = a.pipeline.registry().FindPool("chess");
+  ASSERT_NE(live, nullptr);
+  EXPECT_EQ(LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo), a.config).body,
+            ExpectedAnswer(*live, Model::kElo, 0, views->pools.at("chess")->committed_at));
+}
+
+}  // namespace
+}  // namespace ratingd::testing
