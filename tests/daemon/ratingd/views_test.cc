@@ -4,9 +4,11 @@
 // own report path (LivePool::Report, from the kept order: another code path than the views'
 // leaderboards), from the input's construction (AppendGames: n results of a pool are
 // sequence n), and from hand-written JSON.
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -234,6 +236,47 @@ TEST(ViewsPipelineTest, ViewsFollowTheCommitsAndNotTheAbortedTransaction) {
   ASSERT_NE(live, nullptr);
   EXPECT_EQ(LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo), a.config).body,
             ExpectedAnswer(*live, Model::kElo, 0, views->pools.at("chess")->committed_at));
+}
+
+// HTTP threads read the views while the consumer thread commits (run under TSan in CI): each
+// reader sees only whole, committed views, and the results it sees never go backwards.
+TEST(ViewsPipelineTest, ReadersOnOtherThreadsSeeOnlyCommittedViewsInOrder) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  Instance a(&broker, TestConfig(TempSnapshotDir()), &clock);
+  a.consumer.Assign({0});
+  std::atomic<bool> done{false};
+  std::vector<std::thread> readers;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 2; ++t) {
+    readers.emplace_back([&] {
+      uint64_t last = 0;
+      while (!done.load()) {
+        const std::shared_ptr<const Views> views = a.pipeline.views().Get();
+        const auto chess = views->pools.find("chess");
+        if (chess == views->pools.end()) continue;
+        const PoolView& view = *chess->second;
+        const v1::Leaderboard* elo = view.board(Model::kElo);
+        if (view.results < last || elo == nullptr || elo->sequence() != view.results ||
+            view.results % 4 != 0) {
+          ++bad;
+        }
+        last = view.results;
+        if (LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo, 3), a.config).status !=
+            200) {
+          ++bad;
+        }
+      }
+    });
+  }
+  for (int round = 0; round < 50; ++round) {
+    AppendGames(broker, 0, "chess", 4 * round, 4);
+    ProcessAndCommit(a, clock);  // 4 results per commit: committed counts are multiples of 4
+  }
+  done = true;
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(a.pipeline.views().Get()->pools.at("chess")->results, 200u);
 }
 
 }  // namespace
