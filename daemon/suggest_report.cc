@@ -37,18 +37,28 @@ google::protobuf::Struct Document(const std::string& pool_name, uint64_t sequenc
 
 }  // namespace
 
-google::protobuf::Struct SuggestFromPool(const std::string& pool_name, const ratings::Pool& pool,
-                                         const SuggestRequest& request) {
-  const std::vector<std::string>& agents = pool.index().names();
+google::protobuf::Struct SuggestFromCounts(const std::string& pool_name,
+                                           const SuggestCounts& counts,
+                                           const SuggestRequest& request) {
   std::vector<SuggestedPair> pairs;
   if (request.strategy == SuggestStrategy::kUcb) {
-    pairs = ratings::active::SuggestUcb(agents, pool.games().games(), pool.games().points(),
-                                        Clamped(request.n));
+    pairs =
+        ratings::active::SuggestUcb(counts.agents, counts.games, counts.points, Clamped(request.n));
   } else {
-    std::mt19937_64 rng = ratings::active::SuggestRng(pool.results(), request.seed);
-    pairs = ratings::active::SuggestUniform(agents, Clamped(request.n), rng);
+    std::mt19937_64 rng = ratings::active::SuggestRng(counts.results, request.seed);
+    pairs = ratings::active::SuggestUniform(counts.agents, Clamped(request.n), rng);
   }
-  return Document(pool_name, pool.results(), request.strategy, pairs);
+  return Document(pool_name, counts.results, request.strategy, pairs);
+}
+
+google::protobuf::Struct SuggestFromPool(const std::string& pool_name, const ratings::Pool& pool,
+                                         const SuggestRequest& request) {
+  return SuggestFromCounts(pool_name,
+                           {.agents = pool.index().names(),
+                            .games = pool.games().games(),
+                            .points = pool.games().points(),
+                            .results = pool.results()},
+                           request);
 }
 
 absl::StatusOr<google::protobuf::Struct> SuggestFromMlReport(const std::string& pool_name,

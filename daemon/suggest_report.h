@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "google/protobuf/struct.pb.h"
 #include "ratingd/v1/report.pb.h"
 #include "ratings/active/suggest.h"
@@ -23,8 +24,21 @@ struct SuggestRequest {
   uint64_t seed = 0;
 };
 
-// uniform or ucb from the pool's agents (id order) and game counts; sequence =
-// pool.results(). Precondition: request.strategy is not kMl.
+// What uniform and ucb read of a pool: its agents in id order, their games and points (as
+// ratings::GameCounts keeps them), and its result count.
+struct SuggestCounts {
+  absl::Span<const std::string> agents;
+  absl::Span<const double> games;
+  absl::Span<const double> points;
+  uint64_t results = 0;
+};
+
+// uniform or ucb from the counts; sequence = counts.results. Precondition: request.strategy
+// is not kMl.
+google::protobuf::Struct SuggestFromCounts(const std::string& pool_name,
+                                           const SuggestCounts& counts,
+                                           const SuggestRequest& request);
+// The same from a pool's own counts.
 google::protobuf::Struct SuggestFromPool(const std::string& pool_name, const ratings::Pool& pool,
                                          const SuggestRequest& request);
 

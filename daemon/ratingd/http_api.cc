@@ -135,8 +135,11 @@ class HttpApi::Handler : public CivetHandler {
       if (!query.ok()) {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-      } else {
+      } else if (query->suggest.strategy == ratings::active::SuggestStrategy::kMl) {
         ReplyJson(conn, sources_.queries->Ask(*query, absl::Seconds(30)));
+      } else {
+        ReplyJson(conn, SuggestAnswer(*sources_.views->Get(), *query, *sources_.config,
+                                      sources_.metrics));
       }
     } else {
       std::string model, limit;

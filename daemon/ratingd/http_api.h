@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/query_queue.h"
 #include "daemon/ratingd/readiness.h"
 #include "daemon/ratingd/view_store.h"
@@ -25,6 +26,7 @@ struct HttpSources {
   const ViewStore* views = nullptr;
   const Readiness* readiness = nullptr;
   const DaemonConfig* config = nullptr;
+  Metrics* metrics = nullptr;  // suggestions counted; may be null
 };
 
 class HttpApi {

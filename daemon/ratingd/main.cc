@@ -268,7 +268,8 @@ int Serve(const ratingd::DaemonConfig& config) {
                                       {.queries = &(*daemon)->queries(),
                                        .views = &(*daemon)->views(),
                                        .readiness = &(*daemon)->readiness(),
-                                       .config = &(*daemon)->config()});
+                                       .config = &(*daemon)->config(),
+                                       .metrics = &metrics});
   if (!http.ok()) return Fail(std::string(http.status().message()));
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);

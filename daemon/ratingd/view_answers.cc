@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/suggest_report.h"
 #include "google/protobuf/struct.pb.h"
 #include "ratings/model.h"
 
@@ -31,6 +32,25 @@ QueryReply NotHeldAnswer(const std::string& pool, const std::vector<int32_t>& he
                         absl::StrJoin(held, ","), "] of ", config.results_topic,
                         "): unknown, or its partition is assigned ",
                         "to another instance of group '", config.group, "'"));
+}
+
+QueryReply SuggestAnswer(const Views& views, const Query& query, const DaemonConfig& config,
+                         Metrics* metrics) {
+  const auto found = views.pools.find(query.pool);
+  if (found == views.pools.end()) return NotHeldAnswer(query.pool, views.held, config);
+  const PoolView& view = *found->second;
+  const google::protobuf::Struct document = SuggestFromCounts(query.pool,
+                                                              {.agents = view.counts->agents,
+                                                               .games = view.counts->games,
+                                                               .points = view.counts->points,
+                                                               .results = view.results},
+                                                              query.suggest);
+  QueryReply reply = JsonReply(200, document);
+  if (metrics != nullptr && reply.status == 200) {
+    metrics->Suggestions(std::string(ratings::active::SuggestStrategyName(query.suggest.strategy)))
+        .Increment(static_cast<double>(SuggestionCount(document)));
+  }
+  return reply;
 }
 
 v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {

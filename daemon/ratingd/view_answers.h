@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/query_queue.h"
 #include "daemon/ratingd/view_store.h"
 #include "ratingd/v1/report.pb.h"
@@ -25,6 +26,12 @@ QueryReply NotHeldAnswer(const std::string& pool, const std::vector<int32_t>& he
 // rate` document of the view's leaderboard cut to query.limit agents (0: all), with the
 // view's `sequence` and `committed_at`.
 QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config);
+
+// A suggest query's answer for strategy uniform or ucb (not ml): the suggest document of the
+// view's counts, as SuggestFromPool gives it for the pool. Counts its suggestions in
+// `metrics` (may be null).
+QueryReply SuggestAnswer(const Views& views, const Query& query, const DaemonConfig& config,
+                         Metrics* metrics);
 
 // That document: the first `limit` entries of `board` (0: all) as LivePool::Report gives
 // them, plus its sequence and committed_at.

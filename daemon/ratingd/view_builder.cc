@@ -74,6 +74,12 @@ std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t
   view->results = live.pool().results();
   view->committed_at = committed_at;
   const ratings::Pool& pool = live.pool();
+  if (previous != nullptr && !applied_.contains(live.name())) {
+    view->counts = previous->counts;
+  } else {
+    view->counts = std::make_shared<const PoolView::Counts>(
+        PoolView::Counts{pool.index().names(), pool.games().games(), pool.games().points()});
+  }
   for (const ratings::Model model : ratings::kModels) {
     const bool on = model == ratings::Model::kElo   ? pool.elo() != nullptr
                     : model == ratings::Model::kSco ? pool.sco() != nullptr

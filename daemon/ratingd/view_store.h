@@ -33,6 +33,15 @@ struct PoolView {
   // committed_at); null if the model is off. A model that did not change since the pool's
   // previous view shares that view's leaderboard.
   std::array<std::shared_ptr<const v1::Leaderboard>, ratings::kModels.size()> boards;
+  // What uniform and ucb suggestions read (SuggestCounts): the agents in id order and their
+  // games and points, as ratings::GameCounts keeps them. Shared with the previous view while
+  // no result was applied.
+  struct Counts {
+    std::vector<std::string> agents;
+    std::vector<double> games;
+    std::vector<double> points;
+  };
+  std::shared_ptr<const Counts> counts;
 
   const v1::Leaderboard* board(ratings::Model model) const {
     return boards[static_cast<size_t>(model)].get();

@@ -9,12 +9,14 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/time/time.h"
 #include "daemon/ratingd/view_answers.h"
 #include "daemon/ratingd/view_builder.h"
 #include "daemon/ratingd/view_store.h"
+#include "daemon/suggest_report.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
@@ -179,6 +181,53 @@ TEST(ViewAnswersTest, LeaderboardsArePoolReportsWithTheirSequenceAndCommitTime) 
   const QueryReply unknown = LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kElo), config);
   EXPECT_EQ(unknown.status, 404);
   EXPECT_THAT(unknown.body, HasSubstr("holds partitions [0] of ratingd.results"));
+}
+
+// uniform and ucb are answered from the view's counts exactly as from the pool itself
+// (SuggestFromPool, the code path ratingctl suggest shares), and counted.
+TEST(ViewAnswersTest, UniformAndUcbSuggestionsAreThoseOfThePool) {
+  Pools p;
+  ViewStore store;
+  ViewBuilder builder(&store);
+  LivePool& chess = p.Hold(0, "chess");
+  for (const auto& [w, l] : std::vector<std::pair<std::string, std::string>>{
+           {"a", "b"}, {"a", "c"}, {"b", "c"}, {"d", "a"}, {"c", "d"}}) {
+    p.Play(chess, w, l);
+  }
+  builder.Prepare(p.registry, absl::UnixEpoch());
+  builder.Commit();
+  Metrics metrics(100);
+  const DaemonConfig config = Config();
+  for (const auto strategy :
+       {ratings::active::SuggestStrategy::kUniform, ratings::active::SuggestStrategy::kUcb}) {
+    for (const uint64_t seed : {0u, 9u}) {
+      Query q;
+      q.kind = Query::Kind::kSuggest;
+      q.pool = "chess";
+      q.suggest = {.strategy = strategy, .n = 5, .seed = seed};
+      const QueryReply reply = SuggestAnswer(*store.Get(), q, config, &metrics);
+      EXPECT_EQ(reply.status, 200);
+      EXPECT_EQ(reply.body, JsonReply(200, SuggestFromPool("chess", chess.pool(), q.suggest)).body);
+    }
+  }
+  EXPECT_EQ(metrics.Suggestions("uniform").Value(), 10);  // 2 answers of 5 pairs
+  EXPECT_EQ(metrics.Suggestions("ucb").Value(), 10);
+  Query unknown;
+  unknown.kind = Query::Kind::kSuggest;
+  unknown.pool = "go";
+  EXPECT_EQ(SuggestAnswer(*store.Get(), unknown, config, &metrics).status, 404);
+  // A solve alone keeps the counts; a result replaces them.
+  const auto counts = store.Get()->pools.at("chess")->counts;
+  builder.MarkSolved("chess");
+  builder.Prepare(p.registry, absl::UnixEpoch());
+  builder.Commit();
+  EXPECT_EQ(store.Get()->pools.at("chess")->counts, counts);
+  p.Play(chess, "e", "a");
+  builder.MarkApplied("chess");
+  builder.Prepare(p.registry, absl::UnixEpoch());
+  builder.Commit();
+  EXPECT_NE(store.Get()->pools.at("chess")->counts, counts);
+  EXPECT_EQ(store.Get()->pools.at("chess")->counts->agents.size(), 5u);
 }
 
 TEST(ViewAnswersTest, PoolsAnswerListsEveryViewByPartitionThenName) {
