@@ -74,7 +74,7 @@ std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t
   view->results = live.pool().results();
   view->committed_at = committed_at;
   const ratings::Pool& pool = live.pool();
-  if (previous != nullptr && !applied_.contains(live.name())) {
+  if (previous != nullptr && previous->partition == partition && !applied_.contains(live.name())) {
     view->counts = previous->counts;
   } else {
     view->counts = std::make_shared<const PoolView::Counts>(
