@@ -57,6 +57,8 @@ struct Pools {
   }
   PartitionRegistry registry;
   int games = 0;
+  ViewStore store;
+  ViewBuilder builder{&store};
 };
 
 DaemonConfig Config() {
@@ -87,46 +89,42 @@ Query LeaderboardQuery(const std::string& pool, Model model, size_t limit = 0) {
 
 TEST(ViewBuilderTest, PreparedViewsArePublishedOnlyOnCommitAndDroppedOnAbort) {
   Pools p;
-  ViewStore store;
-  ViewBuilder builder(&store);
   LivePool& chess = p.Hold(0, "chess");
   p.Play(chess, "a", "b");
-  builder.MarkApplied("chess");
+  p.builder.MarkApplied("chess");
   const absl::Time t1 = absl::FromUnixSeconds(1000);
-  builder.Prepare(p.registry, t1);
-  EXPECT_TRUE(store.Get()->pools.empty());  // not committed yet
-  builder.Commit();
-  const std::shared_ptr<const Views> first = store.Get();
+  p.builder.Prepare(p.registry, t1);
+  EXPECT_TRUE(p.store.Get()->pools.empty());  // not committed yet
+  p.builder.Commit();
+  const std::shared_ptr<const Views> first = p.store.Get();
   ASSERT_TRUE(first->pools.contains("chess"));
   EXPECT_EQ(first->pools.at("chess")->results, 1u);
   EXPECT_EQ(first->pools.at("chess")->committed_at, t1);
   EXPECT_EQ(first->held, std::vector<int32_t>{0});
 
   p.Play(chess, "b", "a");
-  builder.MarkApplied("chess");
-  builder.Prepare(p.registry, t1 + absl::Seconds(1));
-  builder.Abort();
-  builder.Commit();  // nothing pending any more
-  EXPECT_EQ(store.Get(), first);
+  p.builder.MarkApplied("chess");
+  p.builder.Prepare(p.registry, t1 + absl::Seconds(1));
+  p.builder.Abort();
+  p.builder.Commit();  // nothing pending any more
+  EXPECT_EQ(p.store.Get(), first);
 }
 
 TEST(ViewBuilderTest, UnchangedPoolsAndModelsShareTheirPreviousViews) {
   Pools p;
-  ViewStore store;
-  ViewBuilder builder(&store);
   LivePool& chess = p.Hold(0, "chess", /*ml=*/true);
   LivePool& go = p.Hold(1, "go");
   p.Play(chess, "a", "b");
   p.Play(go, "x", "y");
-  builder.Prepare(p.registry, absl::FromUnixSeconds(1));  // new pools: built
-  builder.Commit();
-  const std::shared_ptr<const Views> first = store.Get();
+  p.builder.Prepare(p.registry, absl::FromUnixSeconds(1));  // new pools: built
+  p.builder.Commit();
+  const std::shared_ptr<const Views> first = p.store.Get();
   EXPECT_EQ(first->pools.at("go")->board(Model::kMl), nullptr);  // ml is off for go
   p.Play(chess, "b", "a");
-  builder.MarkApplied("chess");  // go not marked: unchanged
-  builder.Prepare(p.registry, absl::FromUnixSeconds(2));
-  builder.Commit();
-  const std::shared_ptr<const Views> second = store.Get();
+  p.builder.MarkApplied("chess");  // go not marked: unchanged
+  p.builder.Prepare(p.registry, absl::FromUnixSeconds(2));
+  p.builder.Commit();
+  const std::shared_ptr<const Views> second = p.store.Get();
   EXPECT_EQ(second->pools.at("go"), first->pools.at("go"));  // the same view
   const PoolView& before = *first->pools.at("chess");
   const PoolView& after = *second->pools.at("chess");
@@ -138,32 +136,30 @@ TEST(ViewBuilderTest, UnchangedPoolsAndModelsShareTheirPreviousViews) {
   }
   EXPECT_EQ(after.board(Model::kMl), before.board(Model::kMl));  // no solve: shared
   // A solve alone rebuilds the ml leaderboard only.
-  builder.MarkSolved("chess");
-  builder.Prepare(p.registry, absl::FromUnixSeconds(3));
-  builder.Commit();
-  const PoolView& solved = *store.Get()->pools.at("chess");
+  p.builder.MarkSolved("chess");
+  p.builder.Prepare(p.registry, absl::FromUnixSeconds(3));
+  p.builder.Commit();
+  const PoolView& solved = *p.store.Get()->pools.at("chess");
   EXPECT_NE(solved.board(Model::kMl), after.board(Model::kMl));
   EXPECT_EQ(solved.board(Model::kElo), after.board(Model::kElo));
   // Dropping partition 1 and publishing what is held removes go's view at once.
   p.registry.Drop(1);
-  builder.PublishHeld(p.registry);
-  EXPECT_FALSE(store.Get()->pools.contains("go"));
-  EXPECT_EQ(store.Get()->held, std::vector<int32_t>{0});
+  p.builder.PublishHeld(p.registry);
+  EXPECT_FALSE(p.store.Get()->pools.contains("go"));
+  EXPECT_EQ(p.store.Get()->held, std::vector<int32_t>{0});
 }
 
 TEST(ViewAnswersTest, LeaderboardsArePoolReportsWithTheirSequenceAndCommitTime) {
   Pools p;
-  ViewStore store;
-  ViewBuilder builder(&store);
   LivePool& chess = p.Hold(0, "chess");
   p.Play(chess, "A", "B");
   p.Play(chess, "A", "C");
   p.Play(chess, "B", "C");
   const absl::Time stamp = absl::FromUnixMillis(1'700'000'000'123);
-  builder.Prepare(p.registry, stamp);
-  builder.Commit();
+  p.builder.Prepare(p.registry, stamp);
+  p.builder.Commit();
   const DaemonConfig config = Config();
-  const std::shared_ptr<const Views> views = store.Get();
+  const std::shared_ptr<const Views> views = p.store.Get();
   for (const Model model : {Model::kElo, Model::kSco}) {
     for (const size_t limit : {size_t{0}, size_t{2}, size_t{7}}) {
       const QueryReply reply =
@@ -187,15 +183,13 @@ TEST(ViewAnswersTest, LeaderboardsArePoolReportsWithTheirSequenceAndCommitTime) 
 // (SuggestFromPool, the code path ratingctl suggest shares), and counted.
 TEST(ViewAnswersTest, UniformAndUcbSuggestionsAreThoseOfThePool) {
   Pools p;
-  ViewStore store;
-  ViewBuilder builder(&store);
   LivePool& chess = p.Hold(0, "chess");
   for (const auto& [w, l] : std::vector<std::pair<std::string, std::string>>{
            {"a", "b"}, {"a", "c"}, {"b", "c"}, {"d", "a"}, {"c", "d"}}) {
     p.Play(chess, w, l);
   }
-  builder.Prepare(p.registry, absl::UnixEpoch());
-  builder.Commit();
+  p.builder.Prepare(p.registry, absl::UnixEpoch());
+  p.builder.Commit();
   Metrics metrics(100);
   const DaemonConfig config = Config();
   for (const auto strategy :
@@ -205,7 +199,7 @@ TEST(ViewAnswersTest, UniformAndUcbSuggestionsAreThoseOfThePool) {
       q.kind = Query::Kind::kSuggest;
       q.pool = "chess";
       q.suggest = {.strategy = strategy, .n = 5, .seed = seed};
-      const QueryReply reply = SuggestAnswer(*store.Get(), q, config, &metrics);
+      const QueryReply reply = SuggestAnswer(*p.store.Get(), q, config, &metrics);
       EXPECT_EQ(reply.status, 200);
       EXPECT_EQ(reply.body, JsonReply(200, SuggestFromPool("chess", chess.pool(), q.suggest)).body);
     }
@@ -215,33 +209,31 @@ TEST(ViewAnswersTest, UniformAndUcbSuggestionsAreThoseOfThePool) {
   Query unknown;
   unknown.kind = Query::Kind::kSuggest;
   unknown.pool = "go";
-  EXPECT_EQ(SuggestAnswer(*store.Get(), unknown, config, &metrics).status, 404);
+  EXPECT_EQ(SuggestAnswer(*p.store.Get(), unknown, config, &metrics).status, 404);
   // A solve alone keeps the counts; a result replaces them.
-  const auto counts = store.Get()->pools.at("chess")->counts;
-  builder.MarkSolved("chess");
-  builder.Prepare(p.registry, absl::UnixEpoch());
-  builder.Commit();
-  EXPECT_EQ(store.Get()->pools.at("chess")->counts, counts);
+  const auto counts = p.store.Get()->pools.at("chess")->counts;
+  p.builder.MarkSolved("chess");
+  p.builder.Prepare(p.registry, absl::UnixEpoch());
+  p.builder.Commit();
+  EXPECT_EQ(p.store.Get()->pools.at("chess")->counts, counts);
   p.Play(chess, "e", "a");
-  builder.MarkApplied("chess");
-  builder.Prepare(p.registry, absl::UnixEpoch());
-  builder.Commit();
-  EXPECT_NE(store.Get()->pools.at("chess")->counts, counts);
-  EXPECT_EQ(store.Get()->pools.at("chess")->counts->agents.size(), 5u);
+  p.builder.MarkApplied("chess");
+  p.builder.Prepare(p.registry, absl::UnixEpoch());
+  p.builder.Commit();
+  EXPECT_NE(p.store.Get()->pools.at("chess")->counts, counts);
+  EXPECT_EQ(p.store.Get()->pools.at("chess")->counts->agents.size(), 5u);
 }
 
 TEST(ViewAnswersTest, PoolsAnswerListsEveryViewByPartitionThenName) {
   Pools p;
-  ViewStore store;
-  ViewBuilder builder(&store);
   p.Play(p.Hold(1, "go"), "x", "y");
   LivePool& shogi = p.Hold(0, "shogi");
   p.Play(shogi, "a", "b");
   p.Play(shogi, "a", "c");
   p.Hold(0, "chess");  // no result yet
-  builder.Prepare(p.registry, absl::UnixEpoch());
-  builder.Commit();
-  EXPECT_EQ(PoolsAnswer(*store.Get()).body,
+  p.builder.Prepare(p.registry, absl::UnixEpoch());
+  p.builder.Commit();
+  EXPECT_EQ(PoolsAnswer(*p.store.Get()).body,
             R"({"pools":[{"agents":0,"partition":0,"pool":"chess","results":0},)"
             R"({"agents":3,"partition":0,"pool":"shogi","results":2},)"
             R"({"agents":2,"partition":1,"pool":"go","results":1}]})");
