@@ -105,7 +105,6 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
   absl::Status status = pipeline_->Drain();
   // After a fatal error nothing more is said to the group: the restart takes over.
   if (pipeline_->fatal().ok()) consumer_->close();
-  pipeline_->KeepObservable();  // answer anything still waiting
   return status;
 }
 

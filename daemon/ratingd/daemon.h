@@ -20,7 +20,6 @@
 #include "daemon/ratingd/kafka_output_sink.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/pipeline.h"
-#include "daemon/ratingd/query_queue.h"
 #include "daemon/ratingd/readiness.h"
 #include "librdkafka/rdkafkacpp.h"
 
@@ -40,7 +39,6 @@ class Daemon {
   absl::Status Run(const std::atomic<bool>& stop);
 
   // For the HTTP threads.
-  QueryQueue& queries() { return pipeline_->queries(); }
   const ViewStore& views() const { return pipeline_->views(); }
   const Readiness& readiness() const { return pipeline_->readiness(); }
   const DaemonConfig& config() const { return config_; }

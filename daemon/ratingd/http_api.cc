@@ -26,7 +26,6 @@ void Reply(struct mg_connection* conn, int status, const std::string& type,
                        : status == 400 ? "Bad Request"
                        : status == 404 ? "Not Found"
                        : status == 409 ? "Conflict"
-                       : status == 429 ? "Too Many Requests"
                        : status == 503 ? "Service Unavailable"
                                        : "Error";
   mg_printf(conn,
@@ -135,8 +134,6 @@ class HttpApi::Handler : public CivetHandler {
       if (!query.ok()) {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-      } else if (query->suggest.strategy == ratings::active::SuggestStrategy::kMl) {
-        ReplyJson(conn, sources_.queries->Ask(*query, absl::Seconds(30)));
       } else {
         ReplyJson(conn, SuggestAnswer(*sources_.views->Get(), *query, *sources_.config,
                                       sources_.metrics));
@@ -149,8 +146,6 @@ class HttpApi::Handler : public CivetHandler {
       if (!query.ok()) {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-      } else if (query->model == ratings::Model::kMl) {
-        ReplyJson(conn, sources_.queries->Ask(*query, absl::Seconds(30)));
       } else {
         ReplyJson(conn, LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config));
       }

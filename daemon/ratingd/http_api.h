@@ -1,9 +1,8 @@
 // ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools,
 // /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N] and
 // /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S], on civetweb.
-// The pool list and the elo and sco leaderboards are read from the published views
-// (view_store.h), never waiting for the consumer thread; ml leaderboards and suggestions
-// are answered by the consumer thread through the query queue; /readyz reads the readiness.
+// Every answer is read from the published views (view_store.h), never waiting for the
+// consumer thread; /readyz reads the readiness.
 #pragma once
 
 #include <memory>
@@ -11,8 +10,8 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/http_query.h"
 #include "daemon/ratingd/metrics.h"
-#include "daemon/ratingd/query_queue.h"
 #include "daemon/ratingd/readiness.h"
 #include "daemon/ratingd/view_store.h"
 
@@ -22,7 +21,6 @@ namespace ratingd {
 
 // What the API reads; each must outlive it.
 struct HttpSources {
-  QueryQueue* queries = nullptr;
   const ViewStore* views = nullptr;
   const Readiness* readiness = nullptr;
   const DaemonConfig* config = nullptr;

@@ -208,6 +208,7 @@ MlSolution LivePool::Solve(MlJob job) {
   solution.lottery = ml.Lottery();
   solution.rating = ml.Ratings();
   solution.exploitability = ml.Exploitability();
+  solution.iterations = ml.iterations();
   solution.job = std::move(job);
   return solution;
 }
@@ -243,7 +244,10 @@ v1::RankingDelta LivePool::AcceptMlSolution(const MlSolution& solution) {
   ml_last_rank_ = std::move(rank);
   ml_last_rating_ = solution.rating;
   ml_last_lottery_ = solution.lottery;
+  ml_last_games_ = copy.games().results();
   ml_exploitability_ = solution.exploitability;
+  ml_iterations_ = solution.iterations;
+  ml_converged_ = solution.converged;
   return delta;
 }
 
@@ -317,10 +321,16 @@ v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
       r->set_rank(rank);
       r->set_agent(pool_.index().Name(a));
       r->set_rating(ml_last_rating_[a]);
+      // As AddUncertainty sets them, from the games at the solve.
+      r->set_games(static_cast<uint32_t>(std::min<uint64_t>(ml_last_games_[a], UINT32_MAX)));
+      r->set_provisional(ml_last_games_[a] < config_.provisional_games);
       (*board.mutable_lottery())[r->agent()] = ml_last_lottery_[a];
     }
+    board.set_agents(static_cast<uint32_t>(ml_last_rank_.size()));
+    board.set_results(ml_scheduled_results_);
     board.set_exploitability(ml_exploitability_);
-    AddUncertainty(model, pool_, bootstrap(), config_.provisional_games, *board.mutable_ranking());
+    board.set_iterations(ml_iterations_);
+    board.set_converged(ml_converged_);
     return board;
   }
   const ratings::RankedOrder& order = Order(model);

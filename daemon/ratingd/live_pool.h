@@ -61,6 +61,7 @@ struct MlSolution {
   std::vector<double> lottery;  // by agent id
   std::vector<double> rating;   // (M p)(a) / max|M|
   double exploitability = 0.0;
+  uint64_t iterations = 0;
   bool converged = false;
 };
 
@@ -113,9 +114,12 @@ class LivePool {
   // has games and provisional, and with replicas its interval and rank interval.
   v1::RatingReport Report(ratings::Model model, size_t limit) const;
 
-  // The full leaderboard of a model (ml: the last accepted solution). Every entry has
-  // `games` and `provisional`; elo's and sco's also `ci_low`, `ci_high`, `rank_low` and
-  // `rank_high` when the pool keeps replicas (docs/MODELS.md §5.6).
+  // The full leaderboard of a model. Every entry has `games` and `provisional`; elo's and
+  // sco's also `ci_low`, `ci_high`, `rank_low` and `rank_high` when the pool keeps replicas
+  // (docs/MODELS.md §5.6). ml's is the last accepted solution's: its ranking, lottery,
+  // exploitability, iterations and convergence, and the pool's `agents`, `results` and
+  // entries' games at that solve (empty, 0 and 0 before the first): `ratingctl rate --method
+  // ml` on the results that solve saw.
   v1::Leaderboard Leaderboard(ratings::Model model) const;
 
   const std::string& name() const { return name_; }
@@ -188,7 +192,10 @@ class LivePool {
   std::vector<uint32_t> ml_last_rank_;
   std::vector<double> ml_last_rating_;
   std::vector<double> ml_last_lottery_;
+  std::vector<uint64_t> ml_last_games_;  // each agent's results at the last solve
   double ml_exploitability_ = 0.0;
+  uint64_t ml_iterations_ = 0;
+  bool ml_converged_ = false;
 
   // Per-result buffers, kept to avoid allocations on the hot path.
   struct Scratch {

@@ -265,8 +265,7 @@ int Serve(const ratingd::DaemonConfig& config) {
       ratingd::Daemon::Create(config, &metrics);
   if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
   auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address),
-                                      {.queries = &(*daemon)->queries(),
-                                       .views = &(*daemon)->views(),
+                                      {.views = &(*daemon)->views(),
                                        .readiness = &(*daemon)->readiness(),
                                        .config = &(*daemon)->config(),
                                        .metrics = &metrics});

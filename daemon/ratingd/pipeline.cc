@@ -22,8 +22,7 @@ Pipeline::Pipeline(const DaemonConfig& config, OutputSink* sink, ResultsInput* i
       solver_(metrics),
       processor_(config, &registry_, sink, &leaderboards_, &view_builder_, &solver_, metrics,
                  clock),
-      committer_(config, fingerprint_, &registry_, sink, metrics, clock),
-      responder_(config, &registry_, clock, nullptr, metrics) {}
+      committer_(config, fingerprint_, &registry_, sink, metrics, clock) {}
 
 void Pipeline::Start() {
   if (absl::Status s = committer_.Begin(); !s.ok()) Fail(s);
@@ -101,7 +100,6 @@ void Pipeline::Process(const ConsumedRecord& record) {
 void Pipeline::Tick(bool input_idle) {
   sink_->Poll(absl::ZeroDuration());
   processor_.AcceptMlSolutions();
-  if (queries_.pending()) responder_.Serve(queries_);
   if (committer_.CommitDue(input_idle) && CommitNow(false) && committer_.SnapshotsDue()) {
     committer_.StartSnapshots();
   }
@@ -192,13 +190,11 @@ absl::Status Pipeline::Drain() {
   }
   committer_.WaitSnapshotWrites();
   committer_.FinishSnapshotWrites();
-  if (queries_.pending()) responder_.Serve(queries_);
   return status;
 }
 
 void Pipeline::KeepObservable() {
   sink_->Poll(absl::ZeroDuration());
-  if (queries_.pending()) responder_.Serve(queries_);
   UpdateReadiness();
 }
 

@@ -1,8 +1,8 @@
 // ratingd's core without Kafka (docs/ARCHITECTURE.md §1-4): the objects of the record path
 // wired together, driven by the consumer loop (Daemon) or, in unit tests, by a fake topic.
 // It owns them all; everything here runs on the consumer thread, except the solver and
-// snapshot-writer threads inside MlSolver, Committer and QueryResponder, and the HTTP
-// threads, which only touch queries() and readiness().
+// snapshot-writer threads inside MlSolver and Committer, and the HTTP threads, which only
+// read views() and readiness().
 //
 //   record ─▶ RecordProcessor ─▶ PartitionRegistry (pools) ─▶ OutputSink (deltas, dead letters)
 //                  │                                      ▲
@@ -25,8 +25,6 @@
 #include "daemon/ratingd/ml_solver.h"
 #include "daemon/ratingd/output_sink.h"
 #include "daemon/ratingd/partition_registry.h"
-#include "daemon/ratingd/query_queue.h"
-#include "daemon/ratingd/query_responder.h"
 #include "daemon/ratingd/readiness.h"
 #include "daemon/ratingd/record_processor.h"
 #include "daemon/ratingd/restorer.h"
@@ -54,20 +52,19 @@ class Pipeline {
   // replays nothing), and their state is dropped.
   void Revoke(const std::vector<int32_t>& partitions);
   void Process(const ConsumedRecord& record);
-  // Between batches: ml solutions, queries, leaderboards, the commit when due, metrics and
-  // readiness. `input_idle`: the batch ended because nothing more was there to read.
+  // Between batches: ml solutions, the commit when due (with its leaderboards and views),
+  // metrics and readiness. `input_idle`: the batch ended because nothing more was there to read.
   void Tick(bool input_idle = false);
   // Graceful shutdown (docs/CONTRACTS.md §4), before the consumer leaves the group: finish
   // the solves (up to drain_timeout), publish, commit with snapshots. Nothing commits after.
   absl::Status Drain();
-  // Serves queries and updates readiness while a call waits (a broker away).
+  // Polls the sink and updates readiness while a call waits (a broker away).
   void KeepObservable();
 
   void Fail(absl::Status status);
   const absl::Status& fatal() const { return fatal_; }
   bool holds(int32_t partition) const { return registry_.Find(partition) != nullptr; }
-  QueryQueue& queries() { return queries_; }
-  // What the HTTP threads answer the pool list and the elo and sco leaderboards from.
+  // What the HTTP threads answer the pool list, leaderboards and suggestions from.
   const ViewStore& views() const { return views_; }
   const Readiness& readiness() const { return readiness_; }
   // Exposed for tests.
@@ -104,14 +101,12 @@ class Pipeline {
   ViewStore views_;
   ViewBuilder view_builder_;
   Restorer restorer_;
-  QueryQueue queries_;
   Readiness readiness_;
   std::string readiness_reason_ = "starting";  // the last one set
   // Below: own threads, joined first (declared last) while the members above exist.
   MlSolver solver_;
   RecordProcessor processor_;
   Committer committer_;
-  QueryResponder responder_;
 };
 
 }  // namespace ratingd

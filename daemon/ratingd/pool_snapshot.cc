@@ -143,9 +143,19 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   live->ml_last_rating_ = ToVector(s.ml_last_rating());
   live->ml_last_lottery_ = ToVector(s.ml_last_lottery());
   live->ml_exploitability_ = s.ml_last_exploitability();
+  live->ml_iterations_ = s.ml_last_iterations();
+  live->ml_converged_ = s.ml_last_converged();
+  live->ml_last_games_ = ToVector(s.ml_last_games());
+  if (live->ml_last_games_.empty()) {  // an earlier snapshot
+    const std::vector<uint64_t>& games = live->pool_.games().results();
+    live->ml_last_games_.assign(games.begin(),
+                                games.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                    games.size(), live->ml_last_rank_.size())));
+  }
   if (live->ml_last_rank_.size() > n ||
       live->ml_last_rating_.size() != live->ml_last_rank_.size() ||
-      live->ml_last_lottery_.size() != live->ml_last_rank_.size()) {
+      live->ml_last_lottery_.size() != live->ml_last_rank_.size() ||
+      live->ml_last_games_.size() != live->ml_last_rank_.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("pool '", s.pool(), "': the last ml solution has the wrong size"));
   }
@@ -325,6 +335,9 @@ v1::PoolSnapshot LivePool::SnapshotHead() const {
   s.mutable_ml_last_rating()->Assign(ml_last_rating_.begin(), ml_last_rating_.end());
   s.mutable_ml_last_lottery()->Assign(ml_last_lottery_.begin(), ml_last_lottery_.end());
   s.set_ml_last_exploitability(ml_exploitability_);
+  s.set_ml_last_iterations(ml_iterations_);
+  s.set_ml_last_converged(ml_converged_);
+  s.mutable_ml_last_games()->Assign(ml_last_games_.begin(), ml_last_games_.end());
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "daemon/deterministic_json.h"
 #include "daemon/suggest_report.h"
 #include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/time_util.h"
 #include "ratings/model.h"
 
 namespace ratingd {
@@ -34,21 +35,65 @@ QueryReply NotHeldAnswer(const std::string& pool, const std::vector<int32_t>& he
                         "to another instance of group '", config.group, "'"));
 }
 
+namespace {
+
+std::string MlRefused(const PoolView& view) {
+  return absl::StrCat("ml is off for pool '", view.pool, "': ", view.agents,
+                      " agents exceed max_agents=", view.ml_max_agents);
+}
+
+QueryReply ModelOffAnswer(ratings::Model model) {
+  return JsonErrorReply(404, absl::StrCat("model '", ratings::ModelName(model), "' is off"));
+}
+
+// The suggest document of `view` for query.suggest, with its sequence and committed_at.
+// NotFound: ml is off; FailedPrecondition: ml is refused for the pool's size.
+absl::StatusOr<google::protobuf::Struct> SuggestDocument(const PoolView& view, const Query& query) {
+  if (query.suggest.strategy != ratings::active::SuggestStrategy::kMl) {
+    google::protobuf::Struct document = SuggestFromCounts(query.pool,
+                                                          {.agents = view.counts->agents,
+                                                           .games = view.counts->games,
+                                                           .points = view.counts->points,
+                                                           .results = view.results},
+                                                          query.suggest);
+    (*document.mutable_fields())["committed_at"].set_string_value(
+        google::protobuf::util::TimeUtil::ToString(
+            google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(
+                absl::ToUnixMicros(view.committed_at))));
+    return document;
+  }
+  const v1::Leaderboard* board = view.board(ratings::Model::kMl);
+  if (board == nullptr) return absl::NotFoundError("model 'ml' is off: strategy ml needs it");
+  if (view.ml_refused) return absl::FailedPreconditionError(MlRefused(view));
+  // The draws are seeded by the result count the solve saw, as `ratingctl suggest` on those
+  // results seeds them; the answer's sequence is the ml leaderboard's (scheduled solves).
+  absl::StatusOr<google::protobuf::Struct> document =
+      SuggestFromMlReport(query.pool, board->results(), ReportFromBoard(*board, 0), query.suggest);
+  if (!document.ok()) return document;
+  auto& fields = *document->mutable_fields();
+  fields["sequence"].set_number_value(static_cast<double>(board->sequence()));
+  fields["committed_at"].set_string_value(
+      google::protobuf::util::TimeUtil::ToString(board->committed_at()));
+  return document;
+}
+
+}  // namespace
+
 QueryReply SuggestAnswer(const Views& views, const Query& query, const DaemonConfig& config,
                          Metrics* metrics) {
   const auto found = views.pools.find(query.pool);
   if (found == views.pools.end()) return NotHeldAnswer(query.pool, views.held, config);
-  const PoolView& view = *found->second;
-  const google::protobuf::Struct document = SuggestFromCounts(query.pool,
-                                                              {.agents = view.counts->agents,
-                                                               .games = view.counts->games,
-                                                               .points = view.counts->points,
-                                                               .results = view.results},
-                                                              query.suggest);
-  QueryReply reply = JsonReply(200, document);
+  const absl::StatusOr<google::protobuf::Struct> document = SuggestDocument(*found->second, query);
+  if (!document.ok()) {
+    const int status = absl::IsNotFound(document.status())             ? 404
+                       : absl::IsFailedPrecondition(document.status()) ? 409
+                                                                       : 500;
+    return JsonErrorReply(status, std::string(document.status().message()));
+  }
+  QueryReply reply = JsonReply(200, *document);
   if (metrics != nullptr && reply.status == 200) {
     metrics->Suggestions(std::string(ratings::active::SuggestStrategyName(query.suggest.strategy)))
-        .Increment(static_cast<double>(SuggestionCount(document)));
+        .Increment(static_cast<double>(SuggestionCount(*document)));
   }
   return reply;
 }
@@ -66,6 +111,17 @@ v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {
   *extra["params"].mutable_struct_value() = board.params();
   // ratingd has no seed (the online models draw nothing); 0 keeps the document's shape.
   extra["seed"].set_number_value(0);
+  if (board.model() == ratings::ModelName(ratings::Model::kMl)) {
+    // `ratingctl rate --method ml`'s extra: the lottery of the listed agents only.
+    auto& lottery = *extra["lottery"].mutable_struct_value()->mutable_fields();
+    for (const v1::RankedAgent& r : report.ranking()) {
+      const auto p = board.lottery().find(r.agent());
+      lottery[r.agent()].set_number_value(p == board.lottery().end() ? 0.0 : p->second);
+    }
+    extra["exploitability"].set_number_value(board.exploitability());
+    extra["iterations"].set_number_value(static_cast<double>(board.iterations()));
+    extra["converged"].set_bool_value(board.converged());
+  }
   report.set_sequence(static_cast<uint32_t>(board.sequence()));
   *report.mutable_committed_at() = board.committed_at();
   return report;
@@ -74,10 +130,11 @@ v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {
 QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config) {
   const auto found = views.pools.find(query.pool);
   if (found == views.pools.end()) return NotHeldAnswer(query.pool, views.held, config);
-  const v1::Leaderboard* board = found->second->board(query.model);
-  if (board == nullptr) {
-    return JsonErrorReply(404,
-                          absl::StrCat("model '", ratings::ModelName(query.model), "' is off"));
+  const PoolView& view = *found->second;
+  const v1::Leaderboard* board = view.board(query.model);
+  if (board == nullptr) return ModelOffAnswer(query.model);
+  if (query.model == ratings::Model::kMl && view.ml_refused) {
+    return JsonErrorReply(409, MlRefused(view));
   }
   return JsonReply(200, ReportFromBoard(*board, query.limit));
 }

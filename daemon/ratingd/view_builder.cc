@@ -74,6 +74,10 @@ std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t
   view->results = live.pool().results();
   view->committed_at = committed_at;
   const ratings::Pool& pool = live.pool();
+  if (pool.ml() != nullptr && pool.ml()->refused()) {
+    view->ml_refused = true;
+    view->ml_max_agents = static_cast<uint32_t>(pool.ml()->options().max_agents);
+  }
   if (previous != nullptr && previous->partition == partition && !applied_.contains(live.name())) {
     view->counts = previous->counts;
   } else {

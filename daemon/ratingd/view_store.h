@@ -42,6 +42,10 @@ struct PoolView {
     std::vector<double> points;
   };
   std::shared_ptr<const Counts> counts;
+  // ml refused for the pool's size (its `agents` exceed ml's `max_agents`): its ml
+  // leaderboard stays that of the last solve before, and is not served.
+  bool ml_refused = false;
+  uint32_t ml_max_agents = 0;
 
   const v1::Leaderboard* board(ratings::Model model) const {
     return boards[static_cast<size_t>(model)].get();

@@ -222,22 +222,38 @@ def kcat_produce(topic, key, value):
     check(p.returncode == 0, "kcat: " + p.stderr)
 
 
+def pool_prefix(path, pool, results):
+    """A copy of `path` cut after `pool`'s results-th result: the results an ml solve saw."""
+    out = "%s.%s.%d.jsonl" % (path, pool, results)
+    seen = 0
+    with open(path) as f, open(out, "w") as o:
+        for line in f:
+            if seen == results:
+                break
+            o.write(line)
+            seen += json.loads(line).get("pool") == pool
+    return out
+
+
 def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
     """Every pool's leaderboard over HTTP equals `ratingctl rate` on the same file, the
     games, provisional flags and intervals of ratingd's default 16 bootstrap replicas
-    included (ratingctl --bootstrap-replicas=16 replays them from the pool's name)."""
+    included (ratingctl --bootstrap-replicas=16 replays them from the pool's name). The ml
+    leaderboard is its last scheduled solve's: `ratingctl rate` on the results it saw."""
     for pool in pools:
         for model in models:
             live = d.get("/v1/pools/%s/leaderboard?model=%s" % (pool, model))
-            offline = json.loads(ratingctl("rate", "--method=" + model, "--input=" + path,
+            check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z",
+                               live["committed_at"]), "%s/%s: committed_at: %s" %
+                  (pool, model, live.get("committed_at")))
+            seen = path if model != "ml" else pool_prefix(path, pool, live["results"])
+            offline = json.loads(ratingctl("rate", "--method=" + model, "--input=" + seen,
                                            "--pool=" + pool, "--bootstrap-replicas=16").stdout)
             if model != "ml":
                 check(all("ci_low" in e for e in live["ranking"]),
                       "%s/%s: no intervals in the live leaderboard" % (pool, model))
-                check(live["sequence"] == live["results"] and re.fullmatch(
-                    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", live["committed_at"]),
-                      "%s/%s: sequence or committed_at: %s %s" % (
-                          pool, model, live.get("sequence"), live.get("committed_at")))
+                check(live["sequence"] == live["results"], "%s/%s: sequence %s" %
+                      (pool, model, live.get("sequence")))
             for field in ("method", "agents", "results", "ranking"):
                 check(live[field] == offline[field],
                       "%s/%s: %s differs:\n daemon  %s\n ratingctl %s" %
@@ -245,7 +261,7 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
                        json.dumps(offline[field])[:400]))
             check(live["extra"]["params"] == offline["extra"]["params"], "params differ")
             if model == "ml":
-                for field in ("lottery", "exploitability", "iterations"):
+                for field in ("lottery", "exploitability", "iterations", "converged"):
                     check(live["extra"][field] == offline["extra"][field],
                           "%s/ml: %s differs" % (pool, field))
 
@@ -512,68 +528,8 @@ def case_prometheus():
         d.stop()
 
 
-def case_suggest():
-    """/v1/pools/{pool}/suggest returns the documented JSON, equals `ratingctl suggest` on
-    the same results for every strategy, and changes nothing."""
-    d = Ratingd("suggest")
-    try:
-        path = os.path.join(d.dir, "results.jsonl")
-        counts = generate_jsonl(path, 600, pools=2, agents=12, seed=5)
-        d.start()
-        produce(path, d.topics["results"])
-        d.wait_for_results(counts)
-        before = {p: d.get("/v1/pools/%s/leaderboard?model=elo" % p) for p in counts}
-        asked = 0
-        for pool, n in counts.items():
-            for strategy in ("uniform", "ucb", "ml"):
-                query = "strategy=%s&n=20&exploration=0.2&seed=5" % strategy
-                live = d.get("/v1/pools/%s/suggest?%s" % (pool, query))
-                if live["sequence"] != n:  # an ml answer kept from before the last results
-                    time.sleep(1.1)
-                    live = d.get("/v1/pools/%s/suggest?%s" % (pool, query))
-                asked += len(live["suggestions"])
-                check(list(live) == ["pool", "sequence", "strategy", "suggestions"],
-                      "suggest fields: %s" % list(live))
-                check((live["pool"], live["sequence"], live["strategy"]) == (pool, n, strategy),
-                      "suggest header: %s" % json.dumps(live)[:300])
-                check(len(live["suggestions"]) == 20, "%s/%s: %d suggestions" %
-                      (pool, strategy, len(live["suggestions"])))
-                for s in live["suggestions"]:
-                    check(list(s) == ["agents", "probability"] and len(s["agents"]) == 2 and
-                          s["agents"][0] != s["agents"][1] and 0 < s["probability"] <= 1,
-                          "suggestion: %s" % s)
-                offline = json.loads(ratingctl(
-                    "suggest", "--input=" + path, "--pool=" + pool, "--strategy=" + strategy,
-                    "--n=20", "--exploration=0.2", "--seed=5").stdout)
-                check(live == offline, "%s/%s: daemon and ratingctl differ:\n daemon    %s\n"
-                      " ratingctl %s" % (pool, strategy, json.dumps(live)[:400],
-                                         json.dumps(offline)[:400]))
-        status, body = http("http://127.0.0.1:%d/v1/pools/nope/suggest?strategy=ucb" %
-                            d.http_port)
-        check(status == 404 and "error" in json.loads(body), "unknown pool: %d %s" % (status, body))
-        pool = sorted(counts)[0]
-        status, body = http("http://127.0.0.1:%d/v1/pools/%s/suggest?strategy=ml&exploration=2" %
-                            (d.http_port, pool))
-        check(status == 400 and "exploration" in json.loads(body)["error"],
-              "bad exploration: %d %s" % (status, body))
-        big = d.get("/v1/pools/%s/suggest?strategy=uniform&n=5000" % pool)
-        check(len(big["suggestions"]) == 1000, "n=5000 gave %d" % len(big["suggestions"]))
-        asked += 1000
-        check(d.pools() == counts, "suggest changed the results per pool")
-        check({p: d.get("/v1/pools/%s/leaderboard?model=elo" % p) for p in counts} == before,
-              "suggest changed a leaderboard")
-        check(d.metric("ratingd_suggestions_total") == asked,
-              "ratingd_suggestions_total %s, expected %d" %
-              (d.metric("ratingd_suggestions_total"), asked))
-        print("ok: suggest equals ratingctl suggest for uniform, ucb and ml in %d pools" %
-              len(counts))
-    finally:
-        d.stop()
-
-
 CASES = {
     "state_equals_rate": case_state_equals_rate,
-    "suggest": case_suggest,
     "dlq": case_dlq,
     "duplicates": case_duplicates,
     "kill_restart": case_kill_restart,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "daemon/pool_report.h"
 #include "daemon/ratingd/view_answers.h"
 #include "daemon/ratingd/view_builder.h"
 #include "daemon/ratingd/view_store.h"
@@ -36,24 +37,36 @@ LivePoolConfig Models(bool ml) {
   return config;
 }
 
+// ml on, solved every `every` results, refused past `max_agents`.
+LivePoolConfig MlEvery(uint64_t every, size_t max_agents = 4096) {
+  LivePoolConfig config = Models(true);
+  config.ml_solve_every = every;
+  config.options.ml_options.max_agents = max_agents;
+  return config;
+}
+
 // A registry holding pools by partition, each fed the results given.
 struct Pools {
   LivePool& Hold(int32_t partition, const std::string& name, bool ml = false) {
+    return Hold(partition, name, Models(ml));
+  }
+  LivePool& Hold(int32_t partition, const std::string& name, const LivePoolConfig& config) {
     PartitionState* state = registry.Find(partition);
     if (state == nullptr) {
       PartitionState fresh;
       fresh.partition = partition;
       state = &registry.Insert(std::move(fresh));
     }
-    return **registry.GetOrCreatePool(*state, name, Models(ml));
+    return **registry.GetOrCreatePool(*state, name, config);
   }
-  // `winner` beats `loser` in `pool` (game id: a counter).
-  void Play(LivePool& pool, const std::string& winner, const std::string& loser) {
+  // `winner` beats `loser` in `pool` (game id: a counter); the ml job it made due, if any.
+  std::optional<MlJob> Play(LivePool& pool, const std::string& winner, const std::string& loser) {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
-    ASSERT_TRUE(pool.Apply(ratings::testing::Order({winner, loser}), std::to_string(++games),
+    EXPECT_TRUE(pool.Apply(ratings::testing::Order({winner, loser}), std::to_string(++games),
                            google::protobuf::Timestamp(), -1, &deltas, &job)
                     .ok());
+    return job;
   }
   PartitionRegistry registry;
   int games = 0;
@@ -201,7 +214,9 @@ TEST(ViewAnswersTest, UniformAndUcbSuggestionsAreThoseOfThePool) {
       q.suggest = {.strategy = strategy, .n = 5, .seed = seed};
       const QueryReply reply = SuggestAnswer(*p.store.Get(), q, config, &metrics);
       EXPECT_EQ(reply.status, 200);
-      EXPECT_EQ(reply.body, JsonReply(200, SuggestFromPool("chess", chess.pool(), q.suggest)).body);
+      google::protobuf::Struct expected = SuggestFromPool("chess", chess.pool(), q.suggest);
+      (*expected.mutable_fields())["committed_at"].set_string_value("1970-01-01T00:00:00Z");
+      EXPECT_EQ(reply.body, JsonReply(200, expected).body);
     }
   }
   EXPECT_EQ(metrics.Suggestions("uniform").Value(), 10);  // 2 answers of 5 pairs
@@ -222,6 +237,119 @@ TEST(ViewAnswersTest, UniformAndUcbSuggestionsAreThoseOfThePool) {
   p.builder.Commit();
   EXPECT_NE(p.store.Get()->pools.at("chess")->counts, counts);
   EXPECT_EQ(p.store.Get()->pools.at("chess")->counts->agents.size(), 5u);
+}
+
+TEST(ViewAnswersTest, UcbSuggestionsAreTheTopPairsByHand) {
+  Pools p;
+  LivePool& rps = p.Hold(0, "rps");
+  for (const auto& [w, l] : std::vector<std::pair<std::string, std::string>>{
+           {"A", "B"}, {"A", "B"}, {"B", "C"}, {"C", "A"}, {"A", "D"}, {"B", "D"}, {"C", "D"}}) {
+    p.Play(rps, w, l);
+  }
+  p.builder.Prepare(p.registry, absl::FromUnixSeconds(60));
+  p.builder.Commit();
+  // Hand calculation: games (points) A 4 (3), B 4 (2), C 3 (2), D 3 (0); T_total 14.
+  // UCB = mean + √2·sqrt(ln 14 / T_a): A 1.8987, B 1.6487, C 1.9931, D 1.3264. Pairs by
+  // sum: C+A 3.89, C+B 3.64, A+B 3.55, C+D 3.32, ...
+  Query q;
+  q.kind = Query::Kind::kSuggest;
+  q.pool = "rps";
+  q.suggest = {.strategy = ratings::active::SuggestStrategy::kUcb, .n = 3};
+  EXPECT_EQ(SuggestAnswer(*p.store.Get(), q, Config(), nullptr).body,
+            R"({"committed_at":"1970-01-01T00:01:00Z","pool":"rps","sequence":7,)"
+            R"("strategy":"ucb","suggestions":[)"
+            R"({"agents":["C","A"],"probability":1},{"agents":["C","B"],"probability":1},)"
+            R"({"agents":["A","B"],"probability":1}]})");
+}
+
+// The ml leaderboard and suggestions are those of the last scheduled solve: exactly what
+// `ratingctl rate --method ml` and `ratingctl suggest --strategy ml` give for the results
+// that solve saw (PoolReport solving a copy of the pool taken at the solve, another path
+// than the live pool's solve and its leaderboard), with the solve count as `sequence`;
+// results applied since change nothing of them.
+TEST(ViewAnswersTest, MlAnswersAreThoseOfTheLastScheduledSolve) {
+  Pools p;
+  LivePool& chess = p.Hold(0, "chess", MlEvery(4));
+  std::optional<MlJob> job;
+  for (const auto& [w, l] : std::vector<std::pair<std::string, std::string>>{
+           {"A", "B"}, {"B", "C"}, {"C", "A"}, {"A", "D"}}) {
+    if (std::optional<MlJob> due = p.Play(chess, w, l)) job = std::move(due);
+  }
+  ASSERT_TRUE(job.has_value());
+  const ratings::Pool at_solve = *job->copy;  // before the solve touches it
+  chess.AcceptMlSolution(LivePool::Solve(*std::move(job)));
+  p.Play(chess, "E", "A");  // after the solve: a new agent; A's games grow
+  p.builder.MarkApplied("chess");
+  p.builder.MarkSolved("chess");
+  const absl::Time stamp = absl::FromUnixSeconds(1'700'000'000);
+  p.builder.Prepare(p.registry, stamp);
+  p.builder.Commit();
+  const DaemonConfig config = Config();
+  const std::shared_ptr<const Views> views = p.store.Get();
+  for (const size_t limit : {size_t{0}, size_t{2}}) {
+    ratings::Pool copy = at_solve;
+    absl::StatusOr<v1::RatingReport> expected = PoolReport(Model::kMl, copy, limit, 0);
+    ASSERT_TRUE(expected.ok());
+    AddUncertainty(Model::kMl, at_solve, nullptr, 20, *expected->mutable_ranking());
+    expected->set_sequence(1);
+    *expected->mutable_committed_at() =
+        google::protobuf::util::TimeUtil::SecondsToTimestamp(absl::ToUnixSeconds(stamp));
+    const QueryReply reply =
+        LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kMl, limit), config);
+    EXPECT_EQ(reply.status, 200);
+    EXPECT_EQ(reply.body, JsonReply(200, *expected).body) << limit;
+  }
+  const std::string body =
+      LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kMl, 2), config).body;
+  EXPECT_THAT(body, HasSubstr(R"("agents":4,"results":4,)"));
+  EXPECT_THAT(body, ::testing::Not(HasSubstr(R"("E")")));
+
+  Query q;
+  q.kind = Query::Kind::kSuggest;
+  q.pool = "chess";
+  q.suggest = {
+      .strategy = ratings::active::SuggestStrategy::kMl, .n = 6, .exploration = 0.2, .seed = 3};
+  ratings::Pool copy = at_solve;
+  absl::StatusOr<google::protobuf::Struct> expected =
+      SuggestFromMlReport("chess", 4, *PoolReport(Model::kMl, copy, 0, 0), q.suggest);
+  ASSERT_TRUE(expected.ok());
+  (*expected->mutable_fields())["sequence"].set_number_value(1);
+  (*expected->mutable_fields())["committed_at"].set_string_value("2023-11-14T22:13:20Z");
+  Metrics metrics(100);
+  const QueryReply reply = SuggestAnswer(*views, q, config, &metrics);
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(reply.body, JsonReply(200, *expected).body);
+  EXPECT_EQ(metrics.Suggestions("ml").Value(), 6);
+}
+
+TEST(ViewAnswersTest, MlBeforeTheFirstSolveIsEmptyAndRefusedMlIs409) {
+  Pools p;
+  LivePool& chess = p.Hold(0, "chess", MlEvery(100));
+  LivePool& go = p.Hold(1, "go", MlEvery(1, /*max_agents=*/2));
+  p.Play(chess, "A", "B");
+  p.Play(go, "x", "y");
+  p.Play(go, "y", "z");  // a third agent: ml refused for go
+  ASSERT_TRUE(go.pool().ml()->refused());
+  p.builder.Prepare(p.registry, absl::UnixEpoch());
+  p.builder.Commit();
+  const DaemonConfig config = Config();
+  const std::shared_ptr<const Views> views = p.store.Get();
+  const QueryReply empty = LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kMl), config);
+  EXPECT_EQ(empty.status, 200);
+  EXPECT_THAT(empty.body, HasSubstr(R"("agents":0,"results":0,"ranking":[])"));
+  EXPECT_THAT(empty.body, HasSubstr(R"("sequence":0)"));
+  Query suggest;
+  suggest.kind = Query::Kind::kSuggest;
+  suggest.pool = "chess";
+  suggest.suggest.strategy = ratings::active::SuggestStrategy::kMl;
+  EXPECT_EQ(SuggestAnswer(*views, suggest, config, nullptr).body,
+            R"({"committed_at":"1970-01-01T00:00:00Z","pool":"chess","sequence":0,)"
+            R"("strategy":"ml","suggestions":[]})");
+  const QueryReply refused = LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kMl), config);
+  EXPECT_EQ(refused.status, 409);
+  EXPECT_THAT(refused.body, HasSubstr("ml is off for pool 'go': 3 agents exceed max_agents=2"));
+  suggest.pool = "go";
+  EXPECT_EQ(SuggestAnswer(*views, suggest, config, nullptr).status, 409);
 }
 
 TEST(ViewAnswersTest, PoolsAnswerListsEveryViewByPartitionThenName) {
