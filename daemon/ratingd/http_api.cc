@@ -19,6 +19,7 @@ namespace {
 constexpr char kPoolsPrefix[] = "/v1/pools/";
 constexpr char kLeaderboardSuffix[] = "/leaderboard";
 constexpr char kSuggestSuffix[] = "/suggest";
+constexpr char kEventsSuffix[] = "/events";
 
 void Reply(struct mg_connection* conn, int status, const std::string& type,
            const std::string& body) {
@@ -42,15 +43,16 @@ void ReplyJson(struct mg_connection* conn, const QueryReply& reply) {
 }  // namespace
 
 absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std::string& model,
-                                              const std::string& limit) {
-  if (!absl::StartsWith(path, kPoolsPrefix) || !absl::EndsWith(path, kLeaderboardSuffix) ||
-      path.size() <= std::strlen(kPoolsPrefix) + std::strlen(kLeaderboardSuffix)) {
-    return absl::NotFoundError("use /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N]");
+                                              const std::string& limit, const std::string& suffix) {
+  if (!absl::StartsWith(path, kPoolsPrefix) || !absl::EndsWith(path, suffix) ||
+      path.size() <= std::strlen(kPoolsPrefix) + suffix.size()) {
+    return absl::NotFoundError(
+        absl::StrCat("use /v1/pools/{pool}", suffix, "?model=elo|sco|ml[&limit=N]"));
   }
   Query q;
   q.kind = Query::Kind::kLeaderboard;
   q.pool = path.substr(std::strlen(kPoolsPrefix),
-                       path.size() - std::strlen(kPoolsPrefix) - std::strlen(kLeaderboardSuffix));
+                       path.size() - std::strlen(kPoolsPrefix) - suffix.size());
   const std::optional<ratings::Model> parsed = ratings::ParseModel(model);
   if (!parsed.has_value()) {
     return absl::InvalidArgumentError(
@@ -111,7 +113,7 @@ absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::st
 
 class HttpApi::Handler : public CivetHandler {
  public:
-  explicit Handler(const HttpSources& sources) : sources_(sources) {}
+  Handler(const HttpSources& sources, EventStreams* events) : sources_(sources), events_(events) {}
 
   bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
     const mg_request_info* info = mg_get_request_info(conn);
@@ -124,6 +126,25 @@ class HttpApi::Handler : public CivetHandler {
             ready ? "ready\n" : absl::StrCat("not ready: ", why_not, "\n"));
     } else if (path == "/v1/pools" || path == "/v1/pools/") {
       ReplyJson(conn, PoolsAnswer(*sources_.views->Get()));
+    } else if (path == "/v1/events") {
+      StartStream(conn, Query{});
+    } else if (absl::EndsWith(path, kEventsSuffix)) {
+      std::string model, limit;
+      CivetServer::getParam(conn, "model", model);
+      CivetServer::getParam(conn, "limit", limit);
+      absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit, kEventsSuffix);
+      if (!query.ok()) {
+        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
+        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
+        return true;
+      }
+      // Unknown pool, model off, ml refused: the leaderboard's error, before any stream.
+      const QueryReply now = LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config);
+      if (now.status != 200) {
+        ReplyJson(conn, now);
+      } else {
+        StartStream(conn, *query);
+      }
     } else if (absl::EndsWith(path, kSuggestSuffix)) {
       std::string strategy, n, exploration, seed;
       CivetServer::getParam(conn, "strategy", strategy);
@@ -154,14 +175,31 @@ class HttpApi::Handler : public CivetHandler {
   }
 
  private:
+  void StartStream(struct mg_connection* conn, const Query& query) {
+    const char* last = mg_get_header(conn, "Last-Event-ID");
+    if (!events_->Serve(conn, query,
+                        last != nullptr ? std::optional<std::string>(last) : std::nullopt)) {
+      ReplyJson(conn, JsonErrorReply(503, "too many event streams open; try again later"));
+    }
+  }
+
   HttpSources sources_;
+  EventStreams* events_;
 };
 
 absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
-                                                        const HttpSources& sources) {
+                                                        const HttpSources& sources,
+                                                        const EventOptions& events) {
   std::unique_ptr<HttpApi> api(new HttpApi());
-  api->handler_ = std::make_unique<Handler>(sources);
-  const std::vector<std::string> options = {"listening_ports", address, "num_threads", "4"};
+  api->events_ =
+      std::make_unique<EventStreams>(sources.views, sources.config, events, sources.metrics);
+  api->handler_ = std::make_unique<Handler>(sources, api->events_.get());
+  // request_timeout_ms bounds a write too: a stream whose client stops reading is dropped
+  // once its socket buffers are full and a write has waited that long.
+  const std::vector<std::string> options = {
+      "listening_ports",    address,
+      "num_threads",        std::to_string(events.max_streams + kRequestThreads),
+      "request_timeout_ms", "10000"};
   try {
     api->server_ = std::make_unique<CivetServer>(options);
   } catch (const CivetException& e) {
@@ -175,6 +213,7 @@ absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& addre
 }
 
 HttpApi::~HttpApi() {
+  if (events_) events_->Stop();
   if (server_) server_->close();
 }
 

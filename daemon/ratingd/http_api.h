@@ -1,6 +1,8 @@
 // ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools,
-// /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N] and
-// /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S], on civetweb.
+// /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N],
+// /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S], and the
+// event streams /v1/events and /v1/pools/{pool}/events?model=elo|sco|ml[&limit=N], on
+// civetweb.
 // Every answer is read from the published views (view_store.h), never waiting for the
 // consumer thread; /readyz reads the readiness.
 #pragma once
@@ -10,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/ratingd/daemon_config.h"
+#include "daemon/ratingd/http_events.h"
 #include "daemon/ratingd/http_query.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/readiness.h"
@@ -29,24 +32,32 @@ struct HttpSources {
 
 class HttpApi {
  public:
-  // Listens on `address` (host:port; port 0 picks a free one).
+  // Listens on `address` (host:port; port 0 picks a free one), with a thread per possible
+  // event stream besides kRequestThreads for the other requests.
   static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
-                                                        const HttpSources& sources);
+                                                        const HttpSources& sources,
+                                                        const EventOptions& events = {});
+  // Ends the event streams, then stops the server.
   ~HttpApi();
   int port() const { return port_; }
+
+  static constexpr size_t kRequestThreads = 8;
 
  private:
   HttpApi() = default;
   class Handler;
+  std::unique_ptr<EventStreams> events_;
   std::unique_ptr<Handler> handler_;
   std::unique_ptr<CivetServer> server_;
   int port_ = 0;
 };
 
 // Parses the path and query of a leaderboard request ("/v1/pools/chess/leaderboard",
-// "model=elo&limit=10"); InvalidArgument naming the problem. Exposed for tests.
+// "model=elo&limit=10"), or with `suffix` "/events" of a pool's event stream (the same
+// query); NotFound for another path, InvalidArgument naming the problem. Exposed for tests.
 absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std::string& model,
-                                              const std::string& limit);
+                                              const std::string& limit,
+                                              const std::string& suffix = "/leaderboard");
 
 // Parses a suggest request ("/v1/pools/chess/suggest", strategy, n, exploration, seed as
 // given; empty = default: n 10, exploration 0.1, seed 0). n above

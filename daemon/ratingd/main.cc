@@ -70,6 +70,11 @@ ABSL_FLAG(absl::Duration, leaderboard_interval, absl::Seconds(1),
           "minimum time between two leaderboards of one pool and model");
 ABSL_FLAG(std::string, metrics_address, "127.0.0.1:9464", "Prometheus /metrics listen address");
 ABSL_FLAG(std::string, http_address, "127.0.0.1:8080", "HTTP API listen address");
+ABSL_FLAG(absl::Duration, events_interval, absl::Seconds(1),
+          "least time between two events of one stream of /v1/events or "
+          "/v1/pools/{pool}/events");
+ABSL_FLAG(uint64_t, max_event_streams, 256,
+          "event streams open at once (each holds an HTTP thread); the next gets 503");
 ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
@@ -110,6 +115,9 @@ ABSL_FLAG(std::string, kafka, "",
           "security.protocol=SSL); repeatable");
 
 namespace {
+
+// Each open stream holds an HTTP thread: beyond this, threads are the wrong tool.
+constexpr uint64_t kMaxEventStreams = 10000;
 
 constexpr char kUsage[] =
     "ratingd --brokers HOST:PORT --snapshot-dir DIR [flags]\n"
@@ -248,8 +256,27 @@ absl::StatusOr<ratingd::DaemonConfig> ConfigFromFlags(const ratingd::CommandLine
   return config;
 }
 
+// The event streams' options from the flags; InvalidArgument naming the flag.
+absl::StatusOr<ratingd::EventOptions> EventOptionsFromFlags() {
+  ratingd::EventOptions options;
+  options.interval = absl::GetFlag(FLAGS_events_interval);
+  const uint64_t streams = absl::GetFlag(FLAGS_max_event_streams);
+  if (options.interval < absl::ZeroDuration() || options.interval > absl::Hours(1)) {
+    return absl::InvalidArgumentError(absl::StrCat("--events-interval must be in [0, 1h] (got ",
+                                                   absl::FormatDuration(options.interval), ")"));
+  }
+  if (streams < 1 || streams > kMaxEventStreams) {
+    return absl::InvalidArgumentError(absl::StrCat("--max-event-streams must be in [1, ",
+                                                   kMaxEventStreams, "] (got ", streams, ")"));
+  }
+  options.max_streams = static_cast<size_t>(streams);
+  return options;
+}
+
 // Metrics, the daemon and its HTTP API until a signal: the exit code.
 int Serve(const ratingd::DaemonConfig& config) {
+  const absl::StatusOr<ratingd::EventOptions> events = EventOptionsFromFlags();
+  if (!events.ok()) return Fail(std::string(events.status().message()));
   ratingd::Metrics metrics(config.metrics_max_pools, RdKafka::version_str());
   std::unique_ptr<prometheus::Exposer> exposer;
   try {
@@ -268,7 +295,8 @@ int Serve(const ratingd::DaemonConfig& config) {
                                       {.views = &(*daemon)->views(),
                                        .readiness = &(*daemon)->readiness(),
                                        .config = &(*daemon)->config(),
-                                       .metrics = &metrics});
+                                       .metrics = &metrics},
+                                      *events);
   if (!http.ok()) return Fail(std::string(http.status().message()));
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);

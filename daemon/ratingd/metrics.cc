@@ -158,6 +158,8 @@ void Metrics::RegisterPoolMetrics(prometheus::Registry& r) {
   for (const char* strategy : {"uniform", "ucb", "ml"}) {
     suggestions_family_->Add({{"strategy", strategy}});
   }
+  event_streams_ =
+      &NewGauge(r, "ratingd_event_streams", "Server-Sent Events streams open on the HTTP API");
   top_rating_family_ = &GaugeFamily(r, "ratingd_top_agent_rating",
                                     "Rating of one of a pool's best agents (elo, sco)");
   top_ci_low_family_ = &GaugeFamily(r, "ratingd_top_agent_ci_low",

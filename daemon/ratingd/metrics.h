@@ -82,6 +82,8 @@ class Metrics {
   prometheus::Gauge& ml_refused_pools() { return *ml_refused_; }
   // HTTP: suggestions answered, by strategy (uniform, ucb, ml); any thread.
   prometheus::Counter& Suggestions(const std::string& strategy);
+  // HTTP: event streams open (/v1/events, /v1/pools/{pool}/events); any thread.
+  prometheus::Gauge& event_streams() { return *event_streams_; }
   // Removes the gauges of a partition or pool handed to another instance, so that a
   // frozen value (a lag, an agent count) is not summed or alerted on beside the new
   // owner's. Counters stay: they are per instance and only ever summed as rates.
@@ -132,6 +134,7 @@ class Metrics {
   prometheus::Counter* leaderboards_;
   prometheus::Counter* dlq_;
   prometheus::Gauge* assigned_;
+  prometheus::Gauge* event_streams_;
   prometheus::Histogram* snapshot_duration_;
   prometheus::Gauge* last_snapshot_;
   prometheus::Counter* snapshot_failures_;

@@ -148,9 +148,9 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   live->ml_last_games_ = ToVector(s.ml_last_games());
   if (live->ml_last_games_.empty()) {  // an earlier snapshot
     const std::vector<uint64_t>& games = live->pool_.games().results();
-    live->ml_last_games_.assign(games.begin(),
-                                games.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                    games.size(), live->ml_last_rank_.size())));
+    live->ml_last_games_.assign(
+        games.begin(), games.begin() + static_cast<std::ptrdiff_t>(
+                                           std::min(games.size(), live->ml_last_rank_.size())));
   }
   if (live->ml_last_rank_.size() > n ||
       live->ml_last_rating_.size() != live->ml_last_rank_.size() ||

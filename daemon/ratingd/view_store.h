@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -69,15 +70,35 @@ class ViewStore {
     MutexLock lock(&mu_);
     return views_;
   }
-  // The consumer thread: replaces the views. The previous set is freed by its last reader.
-  void Publish(std::shared_ptr<const Views> views) {
+  // Any thread: how many sets have been published (0 before the first).
+  uint64_t generation() const {
     MutexLock lock(&mu_);
-    views_.swap(views);
+    return generation_;
+  }
+  // Any thread: waits until a set after generation `seen` is published, or until
+  // `deadline`; returns the generation then (still `seen` at the deadline).
+  uint64_t WaitNewer(uint64_t seen, std::chrono::steady_clock::time_point deadline) const {
+    MutexLock lock(&mu_);
+    while (generation_ == seen && published_.WaitUntil(&mu_, deadline)) {
+    }
+    return generation_;
+  }
+  // The consumer thread: replaces the views and wakes the waiters (it never waits for
+  // them). The previous set is freed by its last reader.
+  void Publish(std::shared_ptr<const Views> views) {
+    {
+      MutexLock lock(&mu_);
+      views_.swap(views);
+      ++generation_;
+    }
+    published_.SignalAll();
   }
 
  private:
   mutable Mutex mu_;
+  mutable CondVar published_;
   std::shared_ptr<const Views> views_ ABSL_GUARDED_BY(mu_);
+  uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace ratingd

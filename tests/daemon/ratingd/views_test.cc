@@ -22,6 +22,7 @@
 #include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
 #include "ratings/model.h"
+#include "tests/daemon/ratingd/held_pools.h"
 #include "tests/fakes/pipeline_harness.h"
 #include "tests/testing/results.h"
 
@@ -31,56 +32,6 @@ namespace {
 using ::ratings::Model;
 using ::testing::HasSubstr;
 
-LivePoolConfig Models(bool ml) {
-  LivePoolConfig config;
-  config.options.ml = ml;
-  return config;
-}
-
-// ml on, solved every `every` results, refused past `max_agents`.
-LivePoolConfig MlEvery(uint64_t every, size_t max_agents = 4096) {
-  LivePoolConfig config = Models(true);
-  config.ml_solve_every = every;
-  config.options.ml_options.max_agents = max_agents;
-  return config;
-}
-
-// A registry holding pools by partition, each fed the results given.
-struct Pools {
-  LivePool& Hold(int32_t partition, const std::string& name, bool ml = false) {
-    return Hold(partition, name, Models(ml));
-  }
-  LivePool& Hold(int32_t partition, const std::string& name, const LivePoolConfig& config) {
-    PartitionState* state = registry.Find(partition);
-    if (state == nullptr) {
-      PartitionState fresh;
-      fresh.partition = partition;
-      state = &registry.Insert(std::move(fresh));
-    }
-    return **registry.GetOrCreatePool(*state, name, config);
-  }
-  // `winner` beats `loser` in `pool` (game id: a counter); the ml job it made due, if any.
-  std::optional<MlJob> Play(LivePool& pool, const std::string& winner, const std::string& loser) {
-    std::vector<v1::RankingDelta> deltas;
-    std::optional<MlJob> job;
-    EXPECT_TRUE(pool.Apply(ratings::testing::Order({winner, loser}), std::to_string(++games),
-                           google::protobuf::Timestamp(), -1, &deltas, &job)
-                    .ok());
-    return job;
-  }
-  PartitionRegistry registry;
-  int games = 0;
-  ViewStore store;
-  ViewBuilder builder{&store};
-};
-
-DaemonConfig Config() {
-  DaemonConfig config;
-  config.results_topic = "ratingd.results";
-  config.group = "ratingd";
-  return config;
-}
-
 // The elo or sco leaderboard answer as the pool's own report gives it, with the sequence
 // and the commit time of the view.
 std::string ExpectedAnswer(const LivePool& live, Model model, size_t limit, absl::Time stamp) {
@@ -89,15 +40,6 @@ std::string ExpectedAnswer(const LivePool& live, Model model, size_t limit, absl
   *report.mutable_committed_at() =
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(stamp));
   return JsonReply(200, report).body;
-}
-
-Query LeaderboardQuery(const std::string& pool, Model model, size_t limit = 0) {
-  Query q;
-  q.kind = Query::Kind::kLeaderboard;
-  q.pool = pool;
-  q.model = model;
-  q.limit = limit;
-  return q;
 }
 
 TEST(ViewBuilderTest, PreparedViewsArePublishedOnlyOnCommitAndDroppedOnAbort) {

@@ -1,0 +1,227 @@
+// The event streams over a real HTTP server on 127.0.0.1 (http_api.h, http_events.h): views
+// published by hand (held_pools.h), read by a minimal HTTP client on a socket. What each
+// event holds is event_stream_test.cc's; here: the wire format, the throttle, keep-alives,
+// Last-Event-ID, the stream limit and its slots, and the errors before a stream. Bounded:
+// every read waits at most a few seconds.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "daemon/ratingd/http_api.h"
+#include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/readiness.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/daemon/ratingd/held_pools.h"
+
+namespace ratingd::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using Steady = std::chrono::steady_clock;
+
+// One HTTP/1.1 GET on a fresh connection; the response is read as it arrives.
+class Client {
+ public:
+  Client(int port, const std::string& target, const std::string& headers = "") {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address = {};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+    const std::string request =
+        absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: 127.0.0.1\r\n", headers, "\r\n");
+    EXPECT_EQ(send(fd_, request.data(), request.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(request.size()));
+  }
+  ~Client() { Close(); }
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+  // Reads until `text` has arrived (true) or `timeout` passes or the server closes (false).
+  bool ReadUntil(const std::string& text, std::chrono::milliseconds timeout) {
+    const Steady::time_point deadline = Steady::now() + timeout;
+    while (received_.find(text, consumed_) == std::string::npos) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
+      pollfd p = {fd_, POLLIN, 0};
+      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+      char buffer[65536];
+      const ssize_t n = recv(fd_, buffer, sizeof(buffer), 0);
+      if (n <= 0) return false;
+      received_.append(buffer, static_cast<size_t>(n));
+    }
+    return true;
+  }
+  // The events received since the last call (text up to each blank line), and marks them read.
+  std::vector<std::string> TakeEvents() {
+    std::vector<std::string> events;
+    const size_t body = received_.find("\r\n\r\n");
+    if (body == std::string::npos) return events;
+    consumed_ = std::max(consumed_, body + 4);
+    for (size_t end; (end = received_.find("\n\n", consumed_)) != std::string::npos;) {
+      events.push_back(received_.substr(consumed_, end + 2 - consumed_));
+      consumed_ = end + 2;
+    }
+    return events;
+  }
+  const std::string& received() const { return received_; }
+
+ private:
+  int fd_ = -1;
+  std::string received_;
+  size_t consumed_ = 0;
+};
+
+// The leaderboard events of `events` (keep-alive comments left out).
+std::vector<std::string> Leaderboards(const std::vector<std::string>& events) {
+  std::vector<std::string> out;
+  for (const std::string& e : events) {
+    if (absl::StartsWith(e, "event: leaderboard\n")) out.push_back(e);
+  }
+  return out;
+}
+
+struct Server {
+  explicit Server(EventOptions events) {
+    LivePool& chess = pools.Hold(0, "chess");
+    pools.Play(chess, "a", "b");
+    pools.Commit("chess", absl::FromUnixSeconds(1));
+    readiness.Set(true, "");
+    api = *HttpApi::Start(
+        "127.0.0.1:0",
+        {.views = &pools.store, .readiness = &readiness, .config = &config, .metrics = &metrics},
+        events);
+  }
+  // One more result in chess, committed.
+  void Play() {
+    pools.Play(*pools.registry.FindPool("chess"), "b", "a");
+    pools.Commit("chess", absl::FromUnixSeconds(2));
+  }
+  Pools pools;
+  Readiness readiness;
+  DaemonConfig config = Config();
+  Metrics metrics{100};
+  std::unique_ptr<HttpApi> api;
+};
+
+EventOptions Fast() {
+  EventOptions options;
+  options.interval = absl::Milliseconds(50);
+  options.keep_alive = absl::Milliseconds(200);
+  options.max_streams = 4;
+  return options;
+}
+
+TEST(HttpEventsTest, StreamsTheCurrentViewThenEachNewerOne) {
+  Server s(Fast());
+  Client c(s.api->port(), "/v1/pools/chess/events?model=elo&limit=1");
+  ASSERT_TRUE(c.ReadUntil("\n\n", std::chrono::seconds(5))) << c.received();
+  EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(c.received(), HasSubstr("Content-Type: text/event-stream\r\n"));
+  std::vector<std::string> first = Leaderboards(c.TakeEvents());
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_THAT(first[0], StartsWith("event: leaderboard\nid: 1\ndata: {"));
+  EXPECT_THAT(first[0], HasSubstr(R"("sequence":1,)"));
+  s.Play();
+  ASSERT_TRUE(c.ReadUntil("id: 2\n", std::chrono::seconds(5))) << c.received();
+  ASSERT_TRUE(c.ReadUntil("\n\n", std::chrono::seconds(5)));
+  std::vector<std::string> second = Leaderboards(c.TakeEvents());
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_THAT(second[0], HasSubstr(R"("sequence":2,)"));
+  // Idle: keep-alive comments, at most keep_alive apart.
+  ASSERT_TRUE(c.ReadUntil(":\n\n", std::chrono::seconds(2))) << c.received();
+  EXPECT_EQ(s.metrics.event_streams().Value(), 1);
+}
+
+TEST(HttpEventsTest, NewerViewsWithinTheIntervalFoldIntoOneEventOfTheLatest) {
+  EventOptions options = Fast();
+  options.interval = absl::Milliseconds(500);
+  Server s(options);
+  Client c(s.api->port(), "/v1/pools/chess/events?model=sco");
+  ASSERT_TRUE(c.ReadUntil("id: 1\n", std::chrono::seconds(5)));
+  for (int i = 0; i < 5; ++i) s.Play();  // sequences 2..6 within the interval
+  ASSERT_TRUE(c.ReadUntil("id: 6\n", std::chrono::seconds(5))) << c.received();
+  ASSERT_TRUE(c.ReadUntil("\n\n", std::chrono::seconds(5)));
+  const std::vector<std::string> events = Leaderboards(c.TakeEvents());
+  ASSERT_GE(events.size(), 2u);
+  EXPECT_LE(events.size(), 3u);  // the first, maybe one mid-burst, the latest
+  EXPECT_THAT(events.back(), StartsWith("event: leaderboard\nid: 6\n"));
+}
+
+TEST(HttpEventsTest, LastEventIdOfTheCurrentViewWaitsForANewerOne) {
+  Server s(Fast());
+  Client c(s.api->port(), "/v1/pools/chess/events?model=elo", "Last-Event-ID: 1\r\n");
+  EXPECT_FALSE(c.ReadUntil("event:", std::chrono::milliseconds(400))) << c.received();
+  EXPECT_THAT(c.received(), HasSubstr(":\n\n"));  // kept alive meanwhile
+  s.Play();
+  EXPECT_TRUE(c.ReadUntil("event: leaderboard\nid: 2\n", std::chrono::seconds(5))) << c.received();
+}
+
+TEST(HttpEventsTest, PoolListStreams) {
+  Server s(Fast());
+  Client c(s.api->port(), "/v1/events");
+  ASSERT_TRUE(c.ReadUntil("\n\n", std::chrono::seconds(5))) << c.received();
+  EXPECT_THAT(c.received(), HasSubstr("event: pools\nid: "));
+  EXPECT_THAT(c.received(), HasSubstr(R"(data: {"pools":[{"agents":2,"partition":0,)"));
+  s.Play();
+  EXPECT_TRUE(c.ReadUntil(R"("results":2})", std::chrono::seconds(5))) << c.received();
+}
+
+TEST(HttpEventsTest, BeyondTheLimitIs503AndAClosedStreamFreesItsSlot) {
+  EventOptions options = Fast();
+  options.max_streams = 2;
+  Server s(options);
+  auto first = std::make_unique<Client>(s.api->port(), "/v1/events");
+  Client second(s.api->port(), "/v1/pools/chess/events?model=elo");
+  ASSERT_TRUE(first->ReadUntil("\n\n", std::chrono::seconds(5)));
+  ASSERT_TRUE(second.ReadUntil("\n\n", std::chrono::seconds(5)));
+  Client third(s.api->port(), "/v1/events");
+  ASSERT_TRUE(third.ReadUntil("}", std::chrono::seconds(5))) << third.received();
+  EXPECT_THAT(third.received(), StartsWith("HTTP/1.1 503 "));
+  EXPECT_THAT(third.received(), HasSubstr(R"({"error":"too many event streams open)"));
+  // Ordinary requests still have their threads.
+  Client pools(s.api->port(), "/v1/pools");
+  EXPECT_TRUE(pools.ReadUntil("\"pools\"", std::chrono::seconds(5))) << pools.received();
+  first.reset();  // closed: noticed by the second keep-alive after (within 2 × 200 ms)
+  const Steady::time_point deadline = Steady::now() + std::chrono::seconds(5);
+  while (s.metrics.event_streams().Value() > 1 && Steady::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(s.metrics.event_streams().Value(), 1);
+  Client again(s.api->port(), "/v1/events");
+  EXPECT_TRUE(again.ReadUntil("event: pools\n", std::chrono::seconds(5))) << again.received();
+}
+
+TEST(HttpEventsTest, ErrorsComeBeforeAnyStream) {
+  Server s(Fast());
+  for (const auto& [target, status] : std::vector<std::pair<std::string, std::string>>{
+           {"/v1/pools/go/events?model=elo", "404"},
+           {"/v1/pools/chess/events?model=ml", "404"},  // ml off
+           {"/v1/pools/chess/events?model=glicko", "400"},
+           {"/v1/pools/chess/events?model=elo&limit=-1", "400"},
+           {"/v1/pools//events?model=elo", "404"}}) {
+    Client c(s.api->port(), target);
+    ASSERT_TRUE(c.ReadUntil("}", std::chrono::seconds(5))) << target;
+    EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 " + status + " ")) << target;
+    EXPECT_THAT(c.received(), HasSubstr("application/json")) << target;
+  }
+  EXPECT_EQ(s.metrics.event_streams().Value(), 0);
+}
+
+}  // namespace
+}  // namespace ratingd::testing
