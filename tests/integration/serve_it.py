@@ -13,7 +13,10 @@ library only.
 import argparse
 import json
 import os
+import socket
 import sys
+import threading
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -91,8 +94,127 @@ def case_suggest():
         d.stop()
 
 
+class EventReader:
+    """A Server-Sent Events stream read off a socket: (event, id, data) as they come."""
+
+    def __init__(self, port, target, last_event_id=None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        headers = "Last-Event-ID: %s\r\n" % last_event_id if last_event_id else ""
+        self.sock.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s\r\n" %
+                           (target, headers)).encode())
+        self.buffer = b""
+        self.head = None
+        self.comments = 0
+
+    def next(self, timeout):
+        """The next event as (name, id, data, arrival time), or None after `timeout` s."""
+        deadline = time.time() + timeout
+        while True:
+            if self.head is None and b"\r\n\r\n" in self.buffer:
+                self.head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+                check(self.head.startswith(b"HTTP/1.1 200") and
+                      b"text/event-stream" in self.head, "stream head: %r" % self.head)
+            if self.head is not None and b"\n\n" in self.buffer:
+                block, self.buffer = self.buffer.split(b"\n\n", 1)
+                fields = {}
+                for line in block.decode().split("\n"):
+                    if line.startswith(":"):
+                        self.comments += 1
+                        continue
+                    name, _, value = line.partition(": ")
+                    fields[name] = fields.get(name, "") + value
+                if "event" in fields:
+                    return fields["event"], fields["id"], json.loads(fields["data"]), time.time()
+                continue
+            left = deadline - time.time()
+            if left <= 0:
+                return None
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                return None
+            check(chunk, "the stream closed")
+            self.buffer += chunk
+
+    def close(self):
+        self.sock.close()
+
+
+def case_events():
+    """The event streams of a live ratingd: the current leaderboard at once, then newer ones
+    at most once per --events-interval (1 s), ids increasing, the last equal to the
+    leaderboard answer once input stops; the pool list likewise; a reconnect with the last
+    id gets nothing until a newer view."""
+    d = it.Ratingd("events")
+    try:
+        path = os.path.join(d.dir, "results.jsonl")
+        counts = it.generate_jsonl(path, 4000, pools=2, agents=30, seed=8)
+        lines = open(path).read().splitlines(True)
+        first, rest = os.path.join(d.dir, "first.jsonl"), os.path.join(d.dir, "rest.jsonl")
+        open(first, "w").writelines(lines[:200])
+        open(rest, "w").writelines(lines[200:])
+        d.start()
+        it.produce(first, d.topics["results"])
+        early = {}
+        for line in lines[:200]:
+            pool = json.loads(line)["pool"]
+            early[pool] = early.get(pool, 0) + 1
+        d.wait_for_results(early)
+        streams = {(pool, model): EventReader(
+            d.http_port, "/v1/pools/%s/events?model=%s&limit=5" % (pool, model))
+            for pool in counts for model in ("elo", "ml")}
+        streams["pools"] = EventReader(d.http_port, "/v1/events")
+        got = {key: [] for key in streams}
+        done = threading.Event()
+
+        def follow(key):  # arrival times are only true if each stream is read as it comes
+            while not done.is_set():
+                event = streams[key].next(0.2)
+                if event is not None:
+                    got[key].append(event)
+
+        threads = [threading.Thread(target=follow, args=(key,)) for key in streams]
+        for t in threads:
+            t.start()
+        it.produce(rest, d.topics["results"], rate=2000)  # about 2 s of input
+        d.wait_for_results(counts)
+        time.sleep(3)  # the last views' events: one interval and a commit
+        done.set()
+        for t in threads:
+            t.join()
+        check(d.metric("ratingd_event_streams") == len(streams), "ratingd_event_streams %s" %
+              d.metric("ratingd_event_streams"))
+        check(got["pools"] and got["pools"][-1][2] == d.get("/v1/pools"),
+              "pool list: the last event is not the final list: %s" %
+              (got["pools"][-1:] and json.dumps(got["pools"][-1][2])[:300]))
+        del got["pools"]
+        for (pool, model), events in got.items():
+            final = d.get("/v1/pools/%s/leaderboard?model=%s&limit=5" % (pool, model))
+            check(len(events) >= 2 and events[0][0] == "leaderboard",
+                  "%s/%s: %d events" % (pool, model, len(events)))
+            check(events[-1][2] == final, "%s/%s: the last event is not the final leaderboard: "
+                  "%s" % (pool, model, json.dumps(events[-1][2])[:300]))
+            ids = [int(e[1]) for e in events]
+            check(ids == sorted(set(ids)) and all(int(e[1]) == e[2]["sequence"] for e in events),
+                  "%s/%s: ids %s" % (pool, model, ids))
+            gaps = [b[3] - a[3] for a, b in zip(events, events[1:])]
+            check(all(g > 0.8 for g in gaps), "%s/%s: events closer than the 1 s interval: %s" %
+                  (pool, model, gaps))
+            again = EventReader(d.http_port, "/v1/pools/%s/events?model=%s&limit=5" %
+                                (pool, model), last_event_id=events[-1][1])
+            check(again.next(2.5) is None and again.comments >= 1,
+                  "%s/%s: a reconnect with the last id got an event" % (pool, model))
+            again.close()
+        print("ok: %d leaderboard streams and the pool list followed %d results to the end" %
+              (len(streams), sum(counts.values())))
+    finally:
+        d.stop()
+
+
 CASES = {
     "suggest": case_suggest,
+    "events": case_events,
 }
 
 
