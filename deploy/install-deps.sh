@@ -24,6 +24,8 @@ packages=(
   openjdk-17-jre-headless maven kcat prometheus curl
   # deploy tests: systemd-analyze verify/security on deploy/systemd/ratingd.service
   systemd
+  # the page's browser test: Debian's Chromium, driven by Playwright (PyPI) from a venv
+  chromium python3-venv
 )
 
 missing=()

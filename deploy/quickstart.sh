@@ -65,6 +65,7 @@ pids+=($!)
 
 cat <<EOF2
 
+  live page    http://127.0.0.1:$http_port/?pool=atari57&model=sco
   leaderboard  http://127.0.0.1:$http_port/v1/pools/atari57/leaderboard?model=sco
   pools        http://127.0.0.1:$http_port/v1/pools
   metrics      http://127.0.0.1:$metrics_port/metrics

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "CivetServer.h"
@@ -10,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/ratingd/view_answers.h"
+#include "daemon/ratingd/web_assets.h"
 #include "ratings/active/suggest.h"
 #include "ratings/model.h"
 
@@ -17,12 +19,18 @@ namespace ratingd {
 namespace {
 
 constexpr char kPoolsPrefix[] = "/v1/pools/";
-constexpr char kLeaderboardSuffix[] = "/leaderboard";
 constexpr char kSuggestSuffix[] = "/suggest";
 constexpr char kEventsSuffix[] = "/events";
 
-void Reply(struct mg_connection* conn, int status, const std::string& type,
-           const std::string& body) {
+// The page's own files only, and nothing it does not ask for: no inline script or style
+// attribute runs, and no other origin is reached.
+constexpr char kPageHeaders[] =
+    "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; "
+    "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'\r\nX-Content-Type-Options: nosniff\r\n";
+
+void Reply(struct mg_connection* conn, int status, std::string_view type, std::string_view body,
+           const char* headers = "") {
   const char* reason = status == 200   ? "OK"
                        : status == 400 ? "Bad Request"
                        : status == 404 ? "Not Found"
@@ -30,9 +38,9 @@ void Reply(struct mg_connection* conn, int status, const std::string& type,
                        : status == 503 ? "Service Unavailable"
                                        : "Error";
   mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-            "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-            status, reason, type.c_str(), body.size());
+            "HTTP/1.1 %d %s\r\nContent-Type: %.*s\r\nContent-Length: %zu\r\n"
+            "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
+            status, reason, static_cast<int>(type.size()), type.data(), body.size(), headers);
   mg_write(conn, body.data(), body.size());
 }
 
@@ -118,7 +126,13 @@ class HttpApi::Handler : public CivetHandler {
   bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
     const mg_request_info* info = mg_get_request_info(conn);
     const std::string path = info->local_uri ? info->local_uri : "";
-    if (path == "/healthz") {
+    // A path with dot segments (civetweb decodes, then removes them) is no path of ours,
+    // whatever it would resolve to.
+    if (info->local_uri_raw == nullptr || path != info->local_uri_raw) {
+      ReplyJson(conn, JsonErrorReply(404, "no such path"));
+    } else if (const WebAsset* asset = FindWebAsset(path); asset != nullptr) {
+      Reply(conn, 200, WebAssetType(asset->path), asset->bytes, kPageHeaders);
+    } else if (path == "/healthz") {
       Reply(conn, 200, "text/plain", "ok\n");
     } else if (path == "/readyz") {
       const auto [ready, why_not] = sources_.readiness->Get();

@@ -1,8 +1,9 @@
-// The event streams over a real HTTP server on 127.0.0.1 (http_api.h, http_events.h): views
-// published by hand (held_pools.h), read by a minimal HTTP client on a socket. What each
-// event holds is event_stream_test.cc's; here: the wire format, the throttle, keep-alives,
-// Last-Event-ID, the stream limit and its slots, and the errors before a stream. Bounded:
-// every read waits at most a few seconds.
+// The HTTP server on 127.0.0.1 (http_api.h, http_events.h, web_assets.h): views published by
+// hand (held_pools.h), read by a minimal HTTP client on a socket. For the event streams
+// (what each event holds is event_stream_test.cc's): the wire format, the throttle,
+// keep-alives, Last-Event-ID, the stream limit and its slots, and the errors before a
+// stream; for the page: its files, byte for byte, with their headers, and nothing else.
+// Bounded: every read waits at most a few seconds.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -21,6 +22,7 @@
 #include "daemon/ratingd/http_api.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/readiness.h"
+#include "daemon/ratingd/web_assets.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/daemon/ratingd/held_pools.h"
@@ -221,6 +223,37 @@ TEST(HttpEventsTest, ErrorsComeBeforeAnyStream) {
     EXPECT_THAT(c.received(), HasSubstr("application/json")) << target;
   }
   EXPECT_EQ(s.metrics.event_streams().Value(), 0);
+}
+
+TEST(HttpPageTest, ServesThePageFilesWithAPolicyAndNothingElse) {
+  Server s(Fast());
+  for (const WebAsset& asset : WebAssets()) {
+    Client c(s.api->port(), std::string(asset.path));
+    ASSERT_TRUE(c.ReadUntil("\r\n\r\n", std::chrono::seconds(5))) << asset.path;
+    const size_t head = c.received().find("\r\n\r\n") + 4;
+    ASSERT_TRUE(c.ReadUntil(std::string(asset.bytes.substr(asset.bytes.size() - 16)),
+                            std::chrono::seconds(5)));
+    EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 200 OK\r\n")) << asset.path;
+    EXPECT_THAT(c.received(), HasSubstr("Content-Security-Policy: default-src 'none'; "
+                                        "script-src 'self';"));
+    EXPECT_THAT(c.received(), HasSubstr("X-Content-Type-Options: nosniff\r\n"));
+    EXPECT_EQ(c.received().substr(head), asset.bytes) << asset.path;
+  }
+  Client root(s.api->port(), "/");
+  ASSERT_TRUE(root.ReadUntil("</html>", std::chrono::seconds(5)));
+  EXPECT_THAT(root.received(), HasSubstr("Content-Type: text/html; charset=utf-8\r\n"));
+  EXPECT_THAT(root.received(), HasSubstr(R"(<script src="/page.js" defer></script>)"));
+  // Paths outside the served files, encoded or not, and the sources' folder: 404.
+  for (const std::string target : {"/../index.html", "/%2e%2e/index.html", "/web/page.js",
+                                   "/index.html/../page.js/x", "/page.js.map", "/etc/passwd",
+                                   "/%2E%2E%2Fetc%2Fpasswd", "/v1/../../page.js", "/./page.js"}) {
+    Client c(s.api->port(), target);
+    ASSERT_TRUE(c.ReadUntil("\r\n\r\n", std::chrono::seconds(5))) << target;
+    const bool not_found = absl::StartsWith(c.received(), "HTTP/1.1 404") ||
+                           absl::StartsWith(c.received(), "HTTP/1.1 400");
+    EXPECT_TRUE(not_found) << target << ": " << c.received().substr(0, 40);
+    EXPECT_THAT(c.received(), ::testing::Not(HasSubstr("use strict"))) << target;
+  }
 }
 
 }  // namespace

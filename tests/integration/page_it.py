@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""The live leaderboard page (docs/CONTRACTS.md §3.4) in a real browser: Debian's Chromium
+driven by Playwright for Python, against a live ratingd on the real broker.
+
+    page_it.py --ratingd BIN --ratingctl BIN --out DIR
+
+Run by page_it.sh with the Python of the virtual environment it creates (Playwright from
+PyPI; the browser is Debian's, through its executable path: nothing is downloaded). Checks
+that the page loads without a console error, lists the pool's agents in the order the JSON
+API gives, changes after new results, shows `reconnecting` while ratingd is down and
+recovers after a restart, renders an agent named like markup as text, and opens pools whose
+names need URL encoding. Saves screenshots to DIR. Expected values come from the JSON API
+of the same ratingd and from the input's construction.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+import urllib.parse
+
+from playwright.sync_api import sync_playwright
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ratingd_it as it  # noqa: E402
+from ratingd_it import check  # noqa: E402
+
+MARKUP = "<img src=x onerror=alert(1)>"
+# Pool names a game server may send: a slash, a percent sign, quotes, a control character.
+ODD_POOLS = ["team/blitz", "100% \"quoted\" 'pool'", "tab\there\x07bell"]
+
+
+def results(pool, n, agents, seed, first_id):
+    """n two-to-four-player results of `pool` as JSON lines; agent i is stronger with i."""
+    import random
+    rng = random.Random(seed)
+    lines = []
+    for i in range(n):
+        players = rng.sample(agents, rng.randint(2, min(4, len(agents))))
+        players.sort(key=lambda a: -(agents.index(a) + rng.gauss(0, len(agents) / 3)))
+        lines.append(json.dumps({"pool": pool, "game_id": "g%d" % (first_id + i), "standings": [
+            {"agent": a, "rank": r + 1} for r, a in enumerate(players)]}) + "\n")
+    return lines
+
+
+def produce(d, lines):
+    path = os.path.join(d.dir, "batch-%f.jsonl" % time.time())
+    with open(path, "w") as f:
+        f.writelines(lines)
+    it.produce(path, d.topics["results"])
+
+
+def table_agents(page):
+    return page.eval_on_selector_all("#board tbody td.agent",
+                                     "cells => cells.map(c => c.firstChild.textContent)")
+
+
+def wait_for(condition, what, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    it.fail("timed out waiting for " + what)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ratingd", required=True)
+    parser.add_argument("--ratingctl", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    it.ARGS = parser.parse_args()
+    os.makedirs(it.ARGS.out, exist_ok=True)
+    d = it.Ratingd("page", ["--ml-solve-every=20", "--ml-solve-min-interval=0"])
+    try:
+        agents = ["agent-%02d" % i for i in range(12)] + [MARKUP]
+        lines = results("arena", 300, agents, 1, 0)
+        for k, pool in enumerate(ODD_POOLS):
+            lines += results(pool, 30, agents[:5], 10 + k, 10000 * (k + 1))
+        d.start()
+        produce(d, lines)
+        expected = {"arena": 300, **{p: 30 for p in ODD_POOLS}}
+        d.wait_for_results(expected)
+        base = "http://127.0.0.1:%d/" % d.http_port
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=it.ARGS.chromium)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors, dialogs = [], []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            failed = []  # (status, url) of every answer >= 400
+            page.on("response", lambda r: failed.append((r.status, r.url)) if r.status >= 400
+                    else None)
+
+            # The pool's agents, in the JSON API's order.
+            page.goto(base + "?pool=arena&model=elo")
+            api = d.get("/v1/pools/arena/leaderboard?model=elo")
+            want = [e["agent"] for e in api["ranking"]]
+            wait_for(lambda: table_agents(page) == want, "the table in the API's order")
+            page.wait_for_selector("#status.live")
+            check(page.text_content("#status") == "live", "status: " + page.text_content("#status"))
+
+            # Markup in a name is text: no element made of it, no script run.
+            check(MARKUP in table_agents(page), "the markup-named agent is not listed as text")
+            check(page.locator("#board img").count() == 0, "an <img> was made from a name")
+
+            # New results change it.
+            sequence = page.get_attribute("body", "data-sequence")
+            produce(d, results("arena", 100, agents, 2, 50000))
+            d.wait_for_results({**expected, "arena": 400})
+            wait_for(lambda: page.get_attribute("body", "data-sequence") == "400",
+                     "the page to show the 400th result (was %s)" % sequence)
+            api = d.get("/v1/pools/arena/leaderboard?model=elo")
+            wait_for(lambda: table_agents(page) == [e["agent"] for e in api["ranking"]],
+                     "the table after new results")
+            page.screenshot(path=os.path.join(it.ARGS.out, "page.png"), full_page=True)
+
+            # The ml tab: lottery and exploitability.
+            page.click("#models button[data-model=ml]")
+            wait_for(lambda: "model=ml" in page.url and page.locator(
+                "#board tbody tr").count() > 0, "the ml table")
+            check("exploitability" in page.text_content("#exploitability"), "no exploitability")
+            page.screenshot(path=os.path.join(it.ARGS.out, "page-ml.png"), full_page=True)
+
+            # Pools whose names need encoding open from the URL the page builds.
+            for pool in ODD_POOLS:
+                page.goto(base + "?" + urllib.parse.urlencode({"pool": pool, "model": "sco"},
+                                                             quote_via=urllib.parse.quote))
+                want = [e["agent"] for e in d.get("/v1/pools/%s/leaderboard?model=sco" %
+                                                  urllib.parse.quote(pool, safe=""))["ranking"]]
+                wait_for(lambda: table_agents(page) == want, "the table of pool %r" % pool)
+                check(page.eval_on_selector("#pool", "s => s.value") == pool,
+                      "the picker shows %r" % page.eval_on_selector("#pool", "s => s.value"))
+
+            # Down: reconnecting; up again: live, and the data back.
+            page.goto(base + "?pool=arena&model=sco")
+            page.wait_for_selector("#status.live")
+            d.stop()
+            page.wait_for_selector("#status.reconnecting", timeout=15000)
+            check(page.text_content("#status") == "reconnecting",
+                  "status while down: " + page.text_content("#status"))
+            d.start()
+            page.wait_for_selector("#status.live", timeout=30000)
+            want = [e["agent"] for e in d.get("/v1/pools/arena/leaderboard?model=sco")["ranking"]]
+            wait_for(lambda: table_agents(page) == want, "the table after the restart")
+
+            # Filter and sort.
+            page.fill("#filter", "agent-0")
+            wait_for(lambda: table_agents(page) and all(
+                "agent-0" in a for a in table_agents(page)), "the filter")
+            page.fill("#filter", "")
+            page.click("th[data-key=agent]")
+            wait_for(lambda: table_agents(page) == sorted(table_agents(page)) and len(
+                table_agents(page)) == len(want), "sorting by agent")
+            browser.close()
+        # The errors of the down time are the stream's reconnects: allowed; none other.
+        errors = [e for e in errors if "events" not in e and "ERR_CONNECTION_REFUSED" not in e]
+        check(not errors, "console errors: %s; answers >= 400: %s" % (errors, failed))
+        check(not dialogs, "a dialog opened: %s" % dialogs)
+        print("ok: the page shows the API's order live, survives a restart, renders names as "
+              "text; screenshots in %s" % it.ARGS.out)
+    finally:
+        d.stop()
+
+
+if __name__ == "__main__":
+    main()
