@@ -70,7 +70,10 @@ class Daemon::Callbacks : public RdKafka::RebalanceCb,
 Daemon::Daemon(const DaemonConfig& config, Metrics* metrics)
     : config_(config), metrics_(metrics), callbacks_(std::make_unique<Callbacks>(this)) {}
 
-Daemon::~Daemon() { pipeline_.reset(); }
+Daemon::~Daemon() {
+  leaderboard_cache_.reset();  // publishes into the pipeline's view store
+  pipeline_.reset();
+}
 
 RdKafka::RebalanceCb* Daemon::rebalance_cb() { return callbacks_.get(); }
 RdKafka::EventCb* Daemon::event_cb() { return callbacks_.get(); }

@@ -3,8 +3,9 @@
 // consumer, hands each record to the pipeline, and between batches lets it publish and
 // commit; librdkafka's callbacks (rebalance, delivery reports, errors) run on that thread
 // too, inside consume() and poll(). The Daemon owns the three Kafka clients (the group
-// consumer, the transactional producer behind the output sink, the snapshot reader) and
-// the pipeline; it knows nothing of pools.
+// consumer, the transactional producer behind the output sink, the snapshot reader), the
+// pipeline, and the leaderboard cache that lets it answer other instances' pools; it knows
+// nothing of pools.
 #pragma once
 
 #include <atomic>
@@ -18,6 +19,7 @@
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/kafka_inputs.h"
 #include "daemon/ratingd/kafka_output_sink.h"
+#include "daemon/ratingd/leaderboard_cache.h"
 #include "daemon/ratingd/metrics.h"
 #include "daemon/ratingd/pipeline.h"
 #include "daemon/ratingd/readiness.h"
@@ -72,6 +74,8 @@ class Daemon {
   std::unique_ptr<KafkaSnapshotSource> snapshots_;
   // Declared last: destroyed (its threads joined) first, while the clients exist.
   std::unique_ptr<Pipeline> pipeline_;
+  // Publishes into the pipeline's view store: destroyed before it.
+  std::unique_ptr<LeaderboardCache> leaderboard_cache_;
 };
 
 }  // namespace ratingd

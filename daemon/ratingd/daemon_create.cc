@@ -113,6 +113,10 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
       std::make_unique<KafkaSnapshotSource>(d->config_, d->snapshot_reader_.get(), &d->clock_);
   d->pipeline_ = std::make_unique<Pipeline>(d->config_, d->sink_.get(), d->input_.get(),
                                             d->snapshots_.get(), metrics, &d->clock_);
+  absl::StatusOr<std::unique_ptr<LeaderboardCache>> cache =
+      LeaderboardCache::Start(d->config_, &d->pipeline_->views());
+  if (!cache.ok()) return cache.status();
+  d->leaderboard_cache_ = *std::move(cache);
   return d;
 }
 

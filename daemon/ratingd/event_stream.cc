@@ -17,13 +17,9 @@ std::optional<std::string> EventStream::Next(const Views& views, const DaemonCon
     last_id_ = id;
     return FormatEvent("pools", id, reply.body);
   }
-  const auto found = views.pools.find(query_.pool);
-  if (found == views.pools.end()) return std::nullopt;
-  const PoolView& view = *found->second;
-  const v1::Leaderboard* board = view.board(query_.model);
-  if (board == nullptr || (query_.model == ratings::Model::kMl && view.ml_refused)) {
-    return std::nullopt;
-  }
+  const BoardRef found = FindBoard(views, query_.pool, query_.model);
+  if (found.board == nullptr || found.ml_refused()) return std::nullopt;
+  const v1::Leaderboard* board = found.board;
   uint64_t last = 0;
   if (last_id_.has_value() && absl::SimpleAtoi(*last_id_, &last) && board->sequence() <= last) {
     return std::nullopt;

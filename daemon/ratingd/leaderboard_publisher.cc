@@ -40,7 +40,8 @@ size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSi
   for (const Key& key : done) {
     due_.erase(key);
     if (const LivePool* pool = registry.FindPool(key.first)) {
-      PublishOne(*pool, key.second, sink, now, committed_at);
+      PublishOne(*pool, registry.PartitionOf(key.first).value_or(0), key.second, sink, now,
+                 committed_at);
       ++published;
     }
   }
@@ -54,10 +55,11 @@ void LeaderboardPublisher::Forget(const std::string& pool) {
   }
 }
 
-void LeaderboardPublisher::PublishOne(const LivePool& live, ratings::Model model, OutputSink& sink,
-                                      absl::Time now, absl::Time committed_at) {
+void LeaderboardPublisher::PublishOne(const LivePool& live, int32_t partition, ratings::Model model,
+                                      OutputSink& sink, absl::Time now, absl::Time committed_at) {
   const std::string& name = live.name();
   v1::Leaderboard board = live.Leaderboard(model);
+  board.set_partition(partition);
   *board.mutable_computed_at() =
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(now));
   *board.mutable_committed_at() =

@@ -57,8 +57,9 @@ class LeaderboardPublisher {
 
  private:
   using Key = std::pair<std::string, ratings::Model>;
-  void PublishOne(const LivePool& pool, ratings::Model model, OutputSink& sink, absl::Time now,
-                  absl::Time committed_at);
+  // `partition`: the pool's, of the results topic (the leaderboard's `partition`).
+  void PublishOne(const LivePool& pool, int32_t partition, ratings::Model model, OutputSink& sink,
+                  absl::Time now, absl::Time committed_at);
 
   absl::Duration interval_;
   const Clock* clock_;

@@ -66,6 +66,8 @@ class Pipeline {
   bool holds(int32_t partition) const { return registry_.Find(partition) != nullptr; }
   // What the HTTP threads answer the pool list, leaderboards and suggestions from.
   const ViewStore& views() const { return views_; }
+  // For the leaderboard cache, which publishes the other instances' pools into it.
+  ViewStore& views() { return views_; }
   const Readiness& readiness() const { return readiness_; }
   // Exposed for tests.
   const PartitionRegistry& registry() const { return registry_; }

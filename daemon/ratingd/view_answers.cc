@@ -13,15 +13,48 @@
 
 namespace ratingd {
 
+namespace {
+
+// A remote pool's first leaderboard of elo, sco, ml (never null for a listed pool).
+const v1::Leaderboard* AnyBoard(const RemoteBoards::Boards& boards) {
+  for (const auto& board : boards) {
+    if (board != nullptr) return board.get();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 QueryReply PoolsAnswer(const Views& views) {
+  struct Entry {
+    int32_t partition;
+    const std::string* pool;
+    uint64_t agents, results;
+    bool owner;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(views.in_order.size() + views.remote->pools.size());
+  for (const PoolView* view : views.in_order) {
+    entries.push_back({view->partition, &view->pool, view->agents, view->results, true});
+  }
+  for (const auto& [pool, boards] : views.remote->pools) {
+    const v1::Leaderboard* board = AnyBoard(boards);
+    if (board == nullptr || views.pools.contains(pool)) continue;
+    const v1::Leaderboard* counts = boards[0] ? boards[0].get() : board;  // elo's, if any
+    entries.push_back({board->partition(), &pool, counts->agents(), counts->results(), false});
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.partition != b.partition ? a.partition < b.partition : *a.pool < *b.pool;
+  });
   google::protobuf::Struct body;
   google::protobuf::ListValue& list = *(*body.mutable_fields())["pools"].mutable_list_value();
-  for (const PoolView* view : views.in_order) {
+  for (const Entry& e : entries) {
     auto& f = *list.add_values()->mutable_struct_value()->mutable_fields();
-    f["pool"].set_string_value(view->pool);
-    f["partition"].set_number_value(view->partition);
-    f["agents"].set_number_value(static_cast<double>(view->agents));
-    f["results"].set_number_value(static_cast<double>(view->results));
+    f["pool"].set_string_value(*e.pool);
+    f["partition"].set_number_value(e.partition);
+    f["agents"].set_number_value(static_cast<double>(e.agents));
+    f["results"].set_number_value(static_cast<double>(e.results));
+    f["owner"].set_bool_value(e.owner);
   }
   return JsonReply(200, body);
 }
@@ -82,7 +115,16 @@ absl::StatusOr<google::protobuf::Struct> SuggestDocument(const PoolView& view, c
 QueryReply SuggestAnswer(const Views& views, const Query& query, const DaemonConfig& config,
                          Metrics* metrics) {
   const auto found = views.pools.find(query.pool);
-  if (found == views.pools.end()) return NotHeldAnswer(query.pool, views.held, config);
+  if (found == views.pools.end()) {
+    const auto remote = views.remote->pools.find(query.pool);
+    if (remote == views.remote->pools.end()) {
+      return NotHeldAnswer(query.pool, views.held, config);
+    }
+    return JsonErrorReply(
+        404, absl::StrCat("pool '", query.pool, "' is owned by another instance (partition ",
+                          AnyBoard(remote->second)->partition(), " of ", config.results_topic,
+                          "): ask it for suggestions"));
+  }
   const absl::StatusOr<google::protobuf::Struct> document = SuggestDocument(*found->second, query);
   if (!document.ok()) {
     const int status = absl::IsNotFound(document.status())             ? 404
@@ -127,16 +169,32 @@ v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {
   return report;
 }
 
-QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config) {
-  const auto found = views.pools.find(query.pool);
-  if (found == views.pools.end()) return NotHeldAnswer(query.pool, views.held, config);
-  const PoolView& view = *found->second;
-  const v1::Leaderboard* board = view.board(query.model);
-  if (board == nullptr) return ModelOffAnswer(query.model);
-  if (query.model == ratings::Model::kMl && view.ml_refused) {
-    return JsonErrorReply(409, MlRefused(view));
+BoardRef FindBoard(const Views& views, const std::string& pool, ratings::Model model) {
+  if (const auto own = views.pools.find(pool); own != views.pools.end()) {
+    return {.board = own->second->board(model), .view = own->second.get()};
   }
-  return JsonReply(200, ReportFromBoard(*board, query.limit));
+  if (const auto remote = views.remote->pools.find(pool); remote != views.remote->pools.end()) {
+    return {.board = remote->second[static_cast<size_t>(model)].get(), .remote = true};
+  }
+  return {};
+}
+
+QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config) {
+  const BoardRef found = FindBoard(views, query.pool, query.model);
+  if (found.view == nullptr && !found.remote) {
+    return NotHeldAnswer(query.pool, views.held, config);
+  }
+  if (found.board == nullptr) {
+    if (found.view != nullptr) return ModelOffAnswer(query.model);
+    return JsonErrorReply(
+        404, absl::StrCat("pool '", query.pool, "' is owned by another ", "instance, and ",
+                          config.leaderboards_topic, " has no leaderboard of its model '",
+                          ratings::ModelName(query.model), "'"));
+  }
+  if (found.ml_refused()) return JsonErrorReply(409, MlRefused(*found.view));
+  v1::RatingReport report = ReportFromBoard(*found.board, query.limit);
+  report.set_owner(!found.remote);
+  return JsonReply(200, report);
 }
 
 }  // namespace ratingd

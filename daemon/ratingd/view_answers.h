@@ -14,20 +14,37 @@
 
 namespace ratingd {
 
-// {"pools": [{agents, partition, pool, results}]}, by partition, then pool name.
+// {"pools": [{agents, owner, partition, pool, results}]}, by partition, then pool name: this
+// instance's pools (owner true) and, from the leaderboards topic, the others' (owner false;
+// agents and results of their elo leaderboard, or else of the first there is).
 QueryReply PoolsAnswer(const Views& views);
+
+// The leaderboard of `pool` and `model` an answer reads: this instance's view's if it owns
+// the pool (view set), else the leaderboards topic's (remote); board null if there is none.
+struct BoardRef {
+  const v1::Leaderboard* board = nullptr;
+  const PoolView* view = nullptr;
+  bool remote = false;
+  bool ml_refused() const {
+    return view != nullptr && view->ml_refused && board != nullptr &&
+           board->model() == ratings::ModelName(ratings::Model::kMl);
+  }
+};
+BoardRef FindBoard(const Views& views, const std::string& pool, ratings::Model model);
 
 // 404 naming the partitions this instance holds: the pool is unknown, or another instance
 // holds it.
 QueryReply NotHeldAnswer(const std::string& pool, const std::vector<int32_t>& held,
                          const DaemonConfig& config);
 
-// The leaderboard query's answer: the `ratingctl rate` document of the view's leaderboard
-// of query.model cut to query.limit agents (0: all), with its `sequence` and
-// `committed_at`. 404 if the model is off; 409 for ml refused for the pool's size.
+// The leaderboard query's answer: the `ratingctl rate` document of FindBoard's leaderboard
+// of query.model cut to query.limit agents (0: all), with its `sequence`, `committed_at`
+// and `owner`. 404 if the model is off or the topic has no such leaderboard; 409 for ml
+// refused for the pool's size.
 QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config);
 
-// A suggest query's answer, with the view's `committed_at`: uniform and ucb from the view's
+// A suggest query's answer (404 naming the pool's partition for a pool another instance
+// owns), with the view's `committed_at`: uniform and ucb from the view's
 // counts, as SuggestFromPool gives them for the pool; ml from the ml leaderboard's lottery
 // (its `sequence`; the draws seeded by the solve's `results`, as `ratingctl suggest` on those
 // results). Counts its suggestions in `metrics` (may be null).

@@ -96,6 +96,7 @@ std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t
       continue;
     }
     auto built = std::make_shared<v1::Leaderboard>(live.Leaderboard(model));
+    built->set_partition(partition);
     *built->mutable_committed_at() =
         google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(committed_at));
     board = std::move(built);

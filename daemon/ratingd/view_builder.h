@@ -59,7 +59,7 @@ class ViewBuilder {
   ViewStore* store_;
   absl::flat_hash_set<std::string> applied_;
   absl::flat_hash_set<std::string> solved_;
-  std::shared_ptr<const Views> pending_;
+  std::shared_ptr<Views> pending_;
 };
 
 }  // namespace ratingd

@@ -53,11 +53,20 @@ struct PoolView {
   }
 };
 
-// Every view of this instance, and the partitions it holds.
+// The pools other instances own, as the leaderboards topic last said (LeaderboardCache):
+// by pool, the latest leaderboard of each model (null: none read).
+struct RemoteBoards {
+  using Boards = std::array<std::shared_ptr<const v1::Leaderboard>, ratings::kModels.size()>;
+  absl::flat_hash_map<std::string, Boards> pools;
+};
+
+// Every view of this instance, the partitions it holds, and the other instances' pools.
 struct Views {
   absl::flat_hash_map<std::string, std::shared_ptr<const PoolView>> pools;
   std::vector<const PoolView*> in_order;  // those of `pools`, by partition, then pool name
   std::vector<int32_t> held;              // ascending
+  // Never null. Pools in `pools` are answered from there, whatever this says of them.
+  std::shared_ptr<const RemoteBoards> remote = std::make_shared<const RemoteBoards>();
 };
 
 // Thread-safe.
@@ -83,21 +92,44 @@ class ViewStore {
     }
     return generation_;
   }
-  // The consumer thread: replaces the views and wakes the waiters (it never waits for
-  // them). The previous set is freed by its last reader.
-  void Publish(std::shared_ptr<const Views> views) {
+  // The consumer thread: replaces this instance's views (their `remote` is set to the
+  // latest PublishRemote's) and wakes the waiters (it never waits for them). The previous
+  // set is freed by its last reader.
+  void Publish(std::shared_ptr<Views> views) {
     {
       MutexLock lock(&mu_);
-      views_.swap(views);
+      views->remote = remote_;
+      views_ = std::move(views);
       ++generation_;
     }
     published_.SignalAll();
+  }
+  // The leaderboard cache's thread: replaces the other instances' pools, keeping this
+  // instance's views. The views are copied (O(pools)) outside the lock, so the consumer
+  // thread never waits on that copy.
+  void PublishRemote(std::shared_ptr<const RemoteBoards> remote) {
+    for (;;) {
+      std::shared_ptr<const Views> current = Get();
+      auto next = std::make_shared<Views>(*current);
+      next->remote = remote;
+      {
+        MutexLock lock(&mu_);
+        if (views_ != current) continue;  // the consumer thread published meanwhile
+        remote_ = remote;
+        views_ = std::move(next);
+        ++generation_;
+      }
+      published_.SignalAll();
+      return;
+    }
   }
 
  private:
   mutable Mutex mu_;
   mutable CondVar published_;
   std::shared_ptr<const Views> views_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const RemoteBoards> remote_ ABSL_GUARDED_BY(mu_) =
+      std::make_shared<const RemoteBoards>();
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

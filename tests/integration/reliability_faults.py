@@ -7,6 +7,7 @@ Each ends with the exactly-once check of the deltas and the comparison with `rat
 """
 
 import collections
+import json
 import os
 import random
 import subprocess
@@ -250,7 +251,8 @@ def scale_out(count, rng):
             d.wait_ready()
         producer = start_producer(path, first.topics["results"], rate)
         time.sleep(n / rate * 0.35)
-        # Every instance holds some pools; one asked for a pool another holds says so.
+        # Every instance holds some pools; one asked for a pool another holds answers it from
+        # the leaderboards topic, and says so.
         held = {d: set(d.pools_or_none() or {}) for d in group}
         log("pools held: %s" % {d.instance_id: len(p) for d, p in held.items()})
         a = group[0]
@@ -258,7 +260,7 @@ def scale_out(count, rng):
         check(others, "no pool held by another instance than %s: %s" % (a.instance_id, held))
         status, body = it.http("http://127.0.0.1:%d/v1/pools/%s/leaderboard?model=elo" %
                                (a.http_port, others[0]))
-        check(status == 404 and "not held by this instance" in body,
+        check(status == 200 and json.loads(body)["owner"] is False,
               "pool %s held elsewhere: %d %s" % (others[0], status, body))
         victim = group[rng.randrange(count)]
         survivors = [d for d in group if d is not victim]

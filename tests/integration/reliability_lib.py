@@ -105,7 +105,7 @@ class Instance(it.Ratingd):
         status, body = it.http("http://127.0.0.1:%d/v1/pools" % self.http_port, timeout=10)
         if status != 200:
             return None
-        return {p["pool"]: int(p["results"]) for p in json.loads(body)["pools"]}
+        return {p["pool"]: int(p["results"]) for p in json.loads(body)["pools"] if p["owner"]}
 
 
 class Supervisor(threading.Thread):

@@ -11,6 +11,8 @@ library only.
 """
 
 import argparse
+import calendar
+import collections
 import json
 import os
 import socket
@@ -21,6 +23,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ratingd_it as it  # noqa: E402
+import reliability_lib as rl  # noqa: E402
 from ratingd_it import check  # noqa: E402
 
 SUGGEST_FIELDS = ["committed_at", "pool", "sequence", "strategy", "suggestions"]
@@ -212,9 +215,114 @@ def case_events():
         d.stop()
 
 
+def rfc3339(text):
+    """Seconds since the epoch of ratingd's RFC 3339 UTC time."""
+    whole, _, fraction = text.rstrip("Z").partition(".")
+    return (calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S")) +
+            (float("0." + fraction) if fraction else 0.0))
+
+
+def case_any_instance():
+    """Three instances behind a round-robin client that only asks the ready ones: every
+    instance answers every pool (its own from its views, the others' from the leaderboards
+    topic). One instance is SIGKILLed and restarted mid-stream: at least 99% of the
+    leaderboard requests answer 200, and none is older than the leaderboard of its key
+    committed 2 s before the request (checked against the leaderboards topic afterwards)."""
+    extra = ["--ml-solve-every=50", "--kafka=session.timeout.ms=6000"]
+    first = rl.Instance("anyinst", extra, partitions=6)
+    group = [first] + [rl.Instance("", extra, partitions=6, peer=first, index=i)
+                       for i in (1, 2)]
+    producer = None
+    answers = []  # (request time, instance index, pool, status, sequence, owner)
+    done = threading.Event()
+    try:
+        path = os.path.join(first.dir, "results.jsonl")
+        counts = it.generate_jsonl(path, 9000, pools=12, agents=20, seed=21)
+        pools = sorted(counts)
+        rl.create_topic(first.topics["results"], 6)
+        for d in group:
+            d.spawn()
+            d.wait_ready()
+        producer = rl.start_producer(path, first.topics["results"], 300)
+
+        def listed(d):
+            status, body = it.http("http://127.0.0.1:%d/v1/pools" % d.http_port)
+            return {p["pool"] for p in json.loads(body)["pools"]} if status == 200 else set()
+
+        # Every instance knows every pool once each owner published its leaderboards.
+        deadline = time.time() + 60
+        while time.time() < deadline and not all(listed(d) >= set(pools) for d in group):
+            time.sleep(0.25)
+        check(all(listed(d) >= set(pools) for d in group), "not every instance lists every pool")
+
+        def client():
+            turn = 0
+            while not done.is_set():
+                turn += 1
+                d = group[turn % len(group)]
+                if d.proc.poll() is not None or not d.ready():
+                    time.sleep(0.01)
+                    continue
+                pool = pools[turn % len(pools)]
+                t = time.time()
+                status, body = it.http("http://127.0.0.1:%d/v1/pools/%s/leaderboard?model=elo"
+                                       "&limit=1" % (d.http_port, pool), timeout=5)
+                doc = json.loads(body) if status == 200 else {}
+                answers.append((t, d.index, pool, status, doc.get("sequence"), doc.get("owner")))
+
+        threads = [threading.Thread(target=client) for _ in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(8)
+        victim = group[1]
+        victim.kill9()
+        rl.log("killed %s" % victim.instance_id)
+        time.sleep(3)
+        victim.spawn()
+        victim.wait_ready(timeout=120)
+        rl.log("%s ready again" % victim.instance_id)
+        rl.wait_producer(producer, timeout=120)
+        rl.wait_all_results(group, counts, timeout=120)
+        time.sleep(2)
+        done.set()
+        for t in threads:
+            t.join()
+        boards = {}  # pool -> [(committed_at, sequence)] of its elo leaderboards
+        for b in it.tail(first.topics["leaderboards"], "leaderboards", idle="3s"):
+            if b["model"] == "elo":
+                boards.setdefault(b["pool"], []).append(
+                    (rfc3339(b["committed_at"]), int(b["sequence"])))
+        ok = [a for a in answers if a[3] == 200]
+        share = len(ok) / max(1, len(answers))
+        remote = sum(1 for a in ok if a[5] is False)
+        rl.log("%d requests, %d answered 200 (%.2f%%), %d from the leaderboards topic" %
+               (len(answers), len(ok), 100 * share, remote))
+        check(len(answers) >= 1000 and share >= 0.99,
+              "%d of %d requests answered 200; the others: %s" % (
+                  len(ok), len(answers), collections.Counter(a[3] for a in answers)))
+        check(remote > 0, "no answer came from the leaderboards topic")
+        stale = []
+        for t, index, pool, _, sequence, owner in ok:
+            due = [s for (c, s) in boards.get(pool, []) if c <= t - 2]
+            if due and sequence < max(due):
+                stale.append((round(t, 2), index, pool, sequence, max(due), owner))
+        check(not stale, "%d answers older than the leaderboard committed 2 s before: %s" %
+              (len(stale), stale[:10]))
+        print("ok: %d requests to 3 instances, %.2f%% 200 through a SIGKILL and restart, %d "
+              "from other instances' leaderboards, none stale" %
+              (len(answers), 100 * share, remote))
+    finally:
+        done.set()
+        if producer is not None and producer.poll() is None:
+            producer.kill()
+        for d in group:
+            d.stop()
+
+
 CASES = {
     "suggest": case_suggest,
     "events": case_events,
+    "any_instance": case_any_instance,
 }
 
 

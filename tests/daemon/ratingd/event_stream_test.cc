@@ -121,7 +121,7 @@ TEST(ViewStoreTest, WaitNewerReturnsAtTheDeadlineOrOnAPublish) {
   EXPECT_GE(std::chrono::steady_clock::now(), soon);
   std::thread publisher([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    store.Publish(std::make_shared<const Views>());
+    store.Publish(std::make_shared<Views>());
   });
   EXPECT_EQ(store.WaitNewer(0, std::chrono::steady_clock::now() + std::chrono::seconds(30)), 1u);
   publisher.join();

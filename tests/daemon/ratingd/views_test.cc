@@ -39,6 +39,7 @@ std::string ExpectedAnswer(const LivePool& live, Model model, size_t limit, absl
   report.set_sequence(static_cast<uint32_t>(live.sequence(model)));
   *report.mutable_committed_at() =
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(stamp));
+  report.set_owner(true);
   return JsonReply(200, report).body;
 }
 
@@ -234,6 +235,7 @@ TEST(ViewAnswersTest, MlAnswersAreThoseOfTheLastScheduledSolve) {
     ASSERT_TRUE(expected.ok());
     AddUncertainty(Model::kMl, at_solve, nullptr, 20, *expected->mutable_ranking());
     expected->set_sequence(1);
+    expected->set_owner(true);
     *expected->mutable_committed_at() =
         google::protobuf::util::TimeUtil::SecondsToTimestamp(absl::ToUnixSeconds(stamp));
     const QueryReply reply =
@@ -304,9 +306,78 @@ TEST(ViewAnswersTest, PoolsAnswerListsEveryViewByPartitionThenName) {
   p.builder.Prepare(p.registry, absl::UnixEpoch());
   p.builder.Commit();
   EXPECT_EQ(PoolsAnswer(*p.store.Get()).body,
-            R"({"pools":[{"agents":0,"partition":0,"pool":"chess","results":0},)"
-            R"({"agents":3,"partition":0,"pool":"shogi","results":2},)"
-            R"({"agents":2,"partition":1,"pool":"go","results":1}]})");
+            R"({"pools":[{"agents":0,"owner":true,"partition":0,"pool":"chess","results":0},)"
+            R"({"agents":3,"owner":true,"partition":0,"pool":"shogi","results":2},)"
+            R"({"agents":2,"owner":true,"partition":1,"pool":"go","results":1}]})");
+}
+
+// A leaderboard as another instance publishes it to the leaderboards topic.
+std::shared_ptr<const v1::Leaderboard> RemoteBoard(const std::string& pool, Model model,
+                                                   int32_t partition, uint64_t results) {
+  auto board = std::make_shared<v1::Leaderboard>();
+  board->set_pool(pool);
+  board->set_model(std::string(ratings::ModelName(model)));
+  board->set_partition(partition);
+  board->set_sequence(results);
+  board->set_agents(2);
+  board->set_results(results);
+  for (const auto& [rank, agent] : std::vector<std::pair<int, std::string>>{{1, "x"}, {2, "y"}}) {
+    v1::RankedAgent* r = board->add_ranking();
+    r->set_rank(rank);
+    r->set_agent(agent);
+    r->set_rating(1500 - rank);
+  }
+  *board->mutable_committed_at() = google::protobuf::util::TimeUtil::SecondsToTimestamp(60);
+  return board;
+}
+
+// Pools another instance owns are listed and answered from the leaderboards topic with
+// owner false; this instance's own state wins for the pools it holds; suggestions stay with
+// the owner.
+TEST(ViewAnswersTest, OtherInstancesPoolsAreAnsweredFromTheLeaderboardsTopic) {
+  Pools p;
+  LivePool& chess = p.Hold(1, "chess");
+  p.Play(chess, "a", "b");
+  p.builder.Prepare(p.registry, absl::UnixEpoch());
+  p.builder.Commit();
+  auto remote = std::make_shared<RemoteBoards>();
+  remote->pools["go"][0] = RemoteBoard("go", Model::kElo, 2, 7);
+  remote->pools["go"][2] = RemoteBoard("go", Model::kMl, 2, 5);
+  remote->pools["chess"][0] = RemoteBoard("chess", Model::kElo, 1, 99);  // stale: ours wins
+  remote->pools["arena"][1] = RemoteBoard("arena", Model::kSco, 0, 3);
+  p.store.PublishRemote(remote);
+  const std::shared_ptr<const Views> views = p.store.Get();
+  EXPECT_EQ(PoolsAnswer(*views).body,
+            R"({"pools":[{"agents":2,"owner":false,"partition":0,"pool":"arena","results":3},)"
+            R"({"agents":2,"owner":true,"partition":1,"pool":"chess","results":1},)"
+            R"({"agents":2,"owner":false,"partition":2,"pool":"go","results":7}]})");
+  const DaemonConfig config = Config();
+  v1::RatingReport expected = ReportFromBoard(*remote->pools["go"][0], 1);
+  expected.set_owner(false);
+  EXPECT_EQ(LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kElo, 1), config).body,
+            JsonReply(200, expected).body);
+  EXPECT_THAT(LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kElo, 1), config).body,
+              HasSubstr(R"("sequence":7,"committed_at":"1970-01-01T00:01:00Z","owner":false})"));
+  EXPECT_EQ(LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo), config).body,
+            ExpectedAnswer(chess, Model::kElo, 0, absl::UnixEpoch()));
+  const QueryReply none = LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kSco), config);
+  EXPECT_EQ(none.status, 404);
+  EXPECT_THAT(none.body, HasSubstr("has no leaderboard of its model 'sco'"));
+  Query suggest;
+  suggest.kind = Query::Kind::kSuggest;
+  suggest.pool = "go";
+  const QueryReply elsewhere = SuggestAnswer(*views, suggest, config, nullptr);
+  EXPECT_EQ(elsewhere.status, 404);
+  EXPECT_THAT(elsewhere.body,
+              HasSubstr("'go' is owned by another instance (partition 2 of ratingd.results)"));
+  // A commit of this instance keeps the remote boards; new remote boards keep its views.
+  p.Play(chess, "b", "a");
+  p.Commit("chess", absl::FromUnixSeconds(5));
+  EXPECT_EQ(p.store.Get()->remote, views->remote);
+  p.store.PublishRemote(std::make_shared<const RemoteBoards>());
+  EXPECT_EQ(p.store.Get()->pools.at("chess")->results, 2u);
+  EXPECT_EQ(LeaderboardAnswer(*p.store.Get(), LeaderboardQuery("go", Model::kElo), config).status,
+            404);
 }
 
 // Through the pipeline on the fakes: a pool's view appears with the commit of its results,
