@@ -136,6 +136,7 @@ void Committer::Committed(const std::vector<PartitionOffset>& offsets, absl::Tim
   metrics_->Transactions("committed").Increment();
   metrics_->last_commit().Set(UnixSeconds(now));
   metrics_->commit_duration().Observe(absl::ToDoubleSeconds(now - start));
+  metrics_->transaction_open().Observe(absl::ToDoubleSeconds(now - started_));
   for (const PartitionOffset& o : offsets) {
     if (PartitionState* state = registry_->Find(o.partition)) state->OffsetCommitted(o.next_offset);
   }

@@ -101,6 +101,7 @@ absl::Status Daemon::Run(const std::atomic<bool>& stop) {
       }
       OnMessage(*message);
       if (i % 256 == 255) producer_->poll(0);
+      if (pipeline_->CommitWanted()) break;
     }
     pipeline_->Tick(idle);
   }

@@ -125,6 +125,13 @@ void LivePool::ScheduleMl(const std::string& game_id, const google::protobuf::Ti
   job.game_id = game_id;
   job.event_time = event_time;
   job.copy = std::make_shared<ratings::Pool>(pool_);
+  job.max_iterations = ml->options().max_iterations;
+  if (config_.ml_solve_work > 0) {
+    const uint64_t n = std::max<uint64_t>(1, pool_.index().size());
+    job.max_iterations = std::clamp<int64_t>(
+        static_cast<int64_t>(std::min<uint64_t>(config_.ml_solve_work / (n * n), INT64_MAX)), 1,
+        job.max_iterations);
+  }
   *ml_job = std::move(job);
 }
 
@@ -203,7 +210,7 @@ void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double>
 MlSolution LivePool::Solve(MlJob job) {
   MlSolution solution;
   ratings::MaximalLottery& ml = *job.copy->mutable_ml();
-  absl::StatusOr<ratings::SolveStats> stats = ml.Solve();
+  absl::StatusOr<ratings::SolveStats> stats = ml.Solve(job.max_iterations);
   solution.converged = stats.ok() && stats->converged;
   solution.lottery = ml.Lottery();
   solution.rating = ml.Ratings();

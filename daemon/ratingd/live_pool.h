@@ -35,6 +35,12 @@ struct LivePoolConfig {
   // by a tenth since it. ratingd's --ml-solve-min-interval defaults to 1 s.
   uint64_t ml_solve_every = 100;
   absl::Duration ml_solve_min_interval = absl::ZeroDuration();
+  // The work of one scheduled solve, in margin-matrix entries visited (iterations × n²): a
+  // solve of an n-agent pool runs at most max(1, ml_solve_work / n²) iterations (and at
+  // most ml.max_iterations). 0 = no bound. ratingd's --ml-solve-work defaults to 5·10⁸, so
+  // that a solve of a large pool, which the commit waits for, cannot hold a transaction open
+  // for long (docs/ARCHITECTURE.md §3).
+  uint64_t ml_solve_work = 0;
   size_t max_displaced = 1'000;  // rank-only changes listed per delta
   // Online bootstrap replicas of elo and sco per pool (docs/MODELS.md §5.6), seeded by the
   // pool's name: 0 = no intervals, else 2..ratings::kMaxReplicas.
@@ -53,6 +59,7 @@ struct MlJob {
   std::string game_id;
   google::protobuf::Timestamp event_time;
   std::shared_ptr<ratings::Pool> copy;
+  int64_t max_iterations = 1;  // of the solve (LivePoolConfig::ml_solve_work)
 };
 
 // The solved copy, handed back to the consumer thread.

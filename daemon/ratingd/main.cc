@@ -79,6 +79,10 @@ ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separ
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
           "results between two maximal-lottery solves of a pool (ml deltas and leaderboards)");
+ABSL_FLAG(uint64_t, ml_solve_work, 500000000,
+          "most work of one maximal-lottery solve, in matrix entries (iterations x agents^2): "
+          "a pool of n agents is solved for at most this / n^2 iterations, so that a large "
+          "pool's solve cannot hold a transaction open (0 = no bound)");
 ABSL_FLAG(absl::Duration, ml_solve_min_interval, absl::Seconds(1),
           "least record time between two maximal-lottery solves of a pool, unless its results "
           "grew by a tenth since the last (0 = solve every --ml-solve-every results)");
@@ -191,6 +195,7 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
   pool.dedup_window = absl::GetFlag(FLAGS_dedup_window);
   pool.ml_solve_every = absl::GetFlag(FLAGS_ml_solve_every);
   pool.ml_solve_min_interval = absl::GetFlag(FLAGS_ml_solve_min_interval);
+  pool.ml_solve_work = absl::GetFlag(FLAGS_ml_solve_work);
   if (pool.ml_solve_min_interval < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("--ml-solve-min-interval must not be negative");
   }

@@ -127,6 +127,10 @@ void Metrics::RegisterTransactionMetrics(prometheus::Registry& r) {
       r, "ratingd_transactions_total", "Kafka transactions ended, by outcome (committed, aborted)");
   commit_duration_ = &NewHistogram(r, "ratingd_transaction_commit_duration_seconds",
                                    "Time to send the offsets and commit one transaction");
+  transaction_open_ = &NewHistogram(
+      r, "ratingd_transaction_open_seconds",
+      "Time from the start of a transaction to the end of its commit (the broker aborts one "
+      "open longer than transaction.timeout.ms, 10 s)");
   last_commit_ = &NewGauge(
       r, "ratingd_last_commit_timestamp_seconds",
       "Unix time of the last transaction commit (or commit point with nothing to commit)");

@@ -55,6 +55,7 @@ class Metrics {
   // Transactions: outcome committed or aborted.
   prometheus::Counter& Transactions(const std::string& outcome);
   prometheus::Histogram& commit_duration() { return *commit_duration_; }
+  prometheus::Histogram& transaction_open() { return *transaction_open_; }
   // Unix time of the last commit (or of the last commit point with nothing to commit):
   // frozen while commits cannot complete, e.g. during a broker outage.
   prometheus::Gauge& last_commit() { return *last_commit_; }
@@ -140,6 +141,7 @@ class Metrics {
   prometheus::Counter* snapshot_failures_;
   prometheus::Histogram* restore_duration_;
   prometheus::Histogram* commit_duration_;
+  prometheus::Histogram* transaction_open_;
   prometheus::Gauge* last_commit_;
   prometheus::Gauge* restoring_;
   prometheus::Counter* replayed_;

@@ -121,6 +121,8 @@ std::string ParamsFingerprint(const LivePoolConfig& config) {
     absl::StrAppend(&text,
                     ";ml_solve_min_interval=", absl::FormatDuration(config.ml_solve_min_interval));
   }
+  // Likewise: earlier versions' snapshots stay valid under --ml-solve-work=0.
+  if (config.ml_solve_work != 0) absl::StrAppend(&text, ";ml_solve_work=", config.ml_solve_work);
   return text;
 }
 

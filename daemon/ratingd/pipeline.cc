@@ -100,7 +100,8 @@ void Pipeline::Process(const ConsumedRecord& record) {
 void Pipeline::Tick(bool input_idle) {
   sink_->Poll(absl::ZeroDuration());
   processor_.AcceptMlSolutions();
-  if (committer_.CommitDue(input_idle) && CommitNow(false) && committer_.SnapshotsDue()) {
+  const bool due = committer_.CommitDue(input_idle) || SolvesSaturated();
+  if (due && CommitNow(false) && committer_.SnapshotsDue()) {
     committer_.StartSnapshots();
   }
   committer_.FinishSnapshotWrites();

@@ -52,6 +52,13 @@ class Pipeline {
   // replays nothing), and their state is dropped.
   void Revoke(const std::vector<int32_t>& partitions);
   void Process(const ConsumedRecord& record);
+  // Whether the consumer loop should end its batch so that the next Tick commits: the open
+  // transaction is as old as --commit-interval (or holds its most records), or has as many
+  // ml solves in flight as a commit should wait for. Checked between records, it bounds a
+  // transaction's age by the commit interval, one record and the solves' bounded work
+  // (LivePoolConfig::ml_solve_work), however slow a record is (a pool of 10,000 agents).
+  bool CommitWanted() const { return committer_.CommitDue(false) || SolvesSaturated(); }
+  bool SolvesSaturated() const { return solver_.in_flight() >= MlSolver::kMaxInFlight; }
   // Between batches: ml solutions, the commit when due (with its leaderboards and views),
   // metrics and readiness. `input_idle`: the batch ended because nothing more was there to read.
   void Tick(bool input_idle = false);

@@ -177,9 +177,10 @@ void FakeConsumer::Revoke(const std::vector<int32_t>& partitions) {
 
 size_t FakeConsumer::Poll(size_t max) {
   size_t delivered = 0;
+  bool batch_over = false;  // as the Daemon's loop: a commit is wanted after a record
   for (auto& [p, position] : positions_) {
     const std::vector<FakeBroker::Input>& log = broker_->results.at(p);
-    while (delivered < max && position < static_cast<int64_t>(log.size())) {
+    while (!batch_over && delivered < max && position < static_cast<int64_t>(log.size())) {
       const FakeBroker::Input& input = log[static_cast<size_t>(position)];
       ConsumedRecord record;
       record.partition = p;
@@ -189,6 +190,7 @@ size_t FakeConsumer::Poll(size_t max) {
       record.timestamp_ms = input.timestamp_ms;
       pipeline_->Process(record);
       ++delivered;
+      batch_over = pipeline_->CommitWanted();
     }
   }
   pipeline_->Tick();

@@ -120,7 +120,8 @@ class FakeConsumer final : public ResultsInput {
   // As librdkafka's rebalance callback: the pipeline restores, then positions are set.
   void Assign(const std::vector<int32_t>& partitions);
   void Revoke(const std::vector<int32_t>& partitions);
-  // Delivers up to `max` records (partitions in order, from their positions), then Tick.
+  // Delivers up to `max` records (partitions in order, from their positions), fewer if a
+  // commit is wanted after one (Pipeline::CommitWanted, as the Daemon's loop), then Tick.
   // Returns how many were delivered.
   size_t Poll(size_t max = 1000);
   // Polls until no record is left, then once more (housekeeping).

@@ -15,6 +15,7 @@ import calendar
 import collections
 import json
 import os
+import random
 import socket
 import sys
 import threading
@@ -319,10 +320,46 @@ def case_any_instance():
             d.stop()
 
 
+def case_large_pool():
+    """A pool of 10,000 agents fed a backlog of 15,000 results at ratingd's default flags
+    keeps the instance's transactional id: no transaction aborts, none stays open 5 s (the
+    broker aborts one open 10 s, fencing the instance), every result is applied once, and
+    the leaderboard is answered while it ingests."""
+    d = it.Ratingd("large")
+    try:
+        rng = random.Random(9)
+        path = os.path.join(d.dir, "large.jsonl")
+        with open(path, "w") as f:
+            for i in range(15000):
+                players = rng.sample(range(10000), rng.randint(2, 4))
+                f.write(json.dumps({"pool": "large", "game_id": "g%d" % i, "standings": [
+                    {"agent": "agent-%05d" % a, "rank": r + 1}
+                    for r, a in enumerate(players)]}) + "\n")
+        d.start()
+        it.produce(path, d.topics["results"])
+        d.wait_for_results({"large": 15000}, timeout=300)
+        board = d.get("/v1/pools/large/leaderboard?model=elo&limit=3")
+        check(board["results"] == 15000 and board["agents"] > 9000 and board["owner"],
+              "leaderboard: %s" % json.dumps(board)[:300])
+        check(d.proc.poll() is None, "ratingd exited:\n" + d.log())
+        check(d.metric('ratingd_transactions_total{outcome="aborted"}') == 0,
+              "aborted transactions:\n" + d.log())
+        within = d.metric('ratingd_transaction_open_seconds_bucket{le="5"}')
+        count = d.metric("ratingd_transaction_open_seconds_count")
+        check(count > 0 and within == count,
+              "%d of %d transactions stayed open 5 s or more" % (count - within, count))
+        check(d.metric("ratingd_results_applied_total") == 15000, "applied_total")
+        print("ok: 15,000 results into a pool of 10,000 agents in %d transactions, each open "
+              "< 5 s, none aborted" % count)
+    finally:
+        d.stop()
+
+
 CASES = {
     "suggest": case_suggest,
     "events": case_events,
     "any_instance": case_any_instance,
+    "large_pool": case_large_pool,
 }
 
 

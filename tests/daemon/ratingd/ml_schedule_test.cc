@@ -156,5 +156,31 @@ TEST(MlScheduleTest, FingerprintNamesTheIntervalOnlyWhenSet) {
             count_only + ";ml_solve_min_interval=1.5s");
 }
 
+// The work bound (LivePoolConfig::ml_solve_work): a job of an n-agent pool may run
+// max(1, work / n²) iterations, at most ml.max_iterations. By hand: 7 agents (a0..a6 after
+// the first results) and work 490 give 490 / 49 = 10; work 10 gives max(1, 0) = 1; work 0
+// (no bound) gives ml.max_iterations; a bound above ml.max_iterations gives it too.
+TEST(MlScheduleTest, SolveWorkBoundsTheIterationsOfEachJob) {
+  for (const auto& [work, expected] : std::vector<std::pair<uint64_t, int64_t>>{
+           {490, 10}, {10, 1}, {0, 1'000'000}, {490'000'000'000, 1'000'000}}) {
+    LivePoolConfig config = Timed(20, absl::ZeroDuration());
+    config.ml_solve_work = work;
+    auto pool = *LivePool::Create("p", config);
+    std::optional<MlJob> job;
+    for (int n = 1; n <= 20; ++n) {
+      absl::StatusOr<Applied> a =
+          Apply(*pool, Order({absl::StrCat("a", n % 7), absl::StrCat("a", (n + 3) % 7)}),
+                absl::StrCat("g", n), 5'000);
+      ASSERT_THAT(a, IsOk());
+      if (a->job) job = std::move(a->job);
+    }
+    ASSERT_TRUE(job.has_value());
+    ASSERT_EQ(job->copy->index().size(), 7u);
+    EXPECT_EQ(job->max_iterations, expected) << work;
+    const MlSolution solution = LivePool::Solve(*std::move(job));
+    EXPECT_LE(solution.iterations, static_cast<uint64_t>(expected)) << work;
+  }
+}
+
 }  // namespace
 }  // namespace ratingd
