@@ -31,17 +31,28 @@ QueryReply PoolsAnswer(const Views& views) {
     const std::string* pool;
     uint64_t agents, results;
     bool owner;
+    std::vector<absl::string_view> models;  // answered: on, and ml not refused
   };
   std::vector<Entry> entries;
   entries.reserve(views.in_order.size() + views.remote->pools.size());
   for (const PoolView* view : views.in_order) {
-    entries.push_back({view->partition, &view->pool, view->agents, view->results, true});
+    entries.push_back({view->partition, &view->pool, view->agents, view->results, true, {}});
+    for (const ratings::Model model : ratings::kModels) {
+      if (view->board(model) == nullptr) continue;
+      if (model == ratings::Model::kMl && view->ml_refused) continue;
+      entries.back().models.push_back(ratings::ModelName(model));
+    }
   }
   for (const auto& [pool, boards] : views.remote->pools) {
     const v1::Leaderboard* board = AnyBoard(boards);
     if (board == nullptr || views.pools.contains(pool)) continue;
     const v1::Leaderboard* counts = boards[0] ? boards[0].get() : board;  // elo's, if any
-    entries.push_back({board->partition(), &pool, counts->agents(), counts->results(), false});
+    entries.push_back({board->partition(), &pool, counts->agents(), counts->results(), false, {}});
+    for (const ratings::Model model : ratings::kModels) {
+      if (boards[static_cast<size_t>(model)] != nullptr) {
+        entries.back().models.push_back(ratings::ModelName(model));
+      }
+    }
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.partition != b.partition ? a.partition < b.partition : *a.pool < *b.pool;
@@ -55,6 +66,10 @@ QueryReply PoolsAnswer(const Views& views) {
     f["agents"].set_number_value(static_cast<double>(e.agents));
     f["results"].set_number_value(static_cast<double>(e.results));
     f["owner"].set_bool_value(e.owner);
+    google::protobuf::ListValue& models = *f["models"].mutable_list_value();
+    for (const absl::string_view model : e.models) {
+      models.add_values()->set_string_value(std::string(model));
+    }
   }
   return JsonReply(200, body);
 }

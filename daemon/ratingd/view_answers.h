@@ -14,9 +14,11 @@
 
 namespace ratingd {
 
-// {"pools": [{agents, owner, partition, pool, results}]}, by partition, then pool name: this
-// instance's pools (owner true) and, from the leaderboards topic, the others' (owner false;
-// agents and results of their elo leaderboard, or else of the first there is).
+// {"pools": [{agents, models, owner, partition, pool, results}]}, by partition, then pool
+// name: this instance's pools (owner true) and, from the leaderboards topic, the others'
+// (owner false; agents and results of their elo leaderboard, or else of the first there
+// is). `models`: those whose leaderboard is answered (on, and ml not refused; for another
+// instance's pool, those the topic has), in the order elo, sco, ml.
 QueryReply PoolsAnswer(const Views& views);
 
 // The leaderboard of `pool` and `model` an answer reads: this instance's view's if it owns

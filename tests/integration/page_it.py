@@ -8,8 +8,8 @@ Run by page_it.sh with the Python of the virtual environment it creates (Playwri
 PyPI; the browser is Debian's, through its executable path: nothing is downloaded). Checks
 that the page loads without a console error, lists the pool's agents in the order the JSON
 API gives, changes after new results, shows `reconnecting` while ratingd is down and
-recovers after a restart, renders an agent named like markup as text, and opens pools whose
-names need URL encoding. Saves screenshots to DIR. Expected values come from the JSON API
+recovers after a restart, renders an agent named like markup as text, opens pools whose
+names need URL encoding, and shows a pool of 10,000 agents within 200 ms of its data. Saves screenshots to DIR. Expected values come from the JSON API
 of the same ratingd and from the input's construction.
 """
 
@@ -81,9 +81,13 @@ def main():
         lines = results("arena", 300, agents, 1, 0)
         for k, pool in enumerate(ODD_POOLS):
             lines += results(pool, 30, agents[:5], 10 + k, 10000 * (k + 1))
+        # 5,000 two-agent results of 10,000 distinct agents: a pool of 10,000 agents.
+        lines += [json.dumps({"pool": "huge", "game_id": "h%d" % i, "standings": [
+            {"agent": "huge-%05d" % (2 * i), "rank": 1},
+            {"agent": "huge-%05d" % (2 * i + 1), "rank": 2}]}) + "\n" for i in range(5000)]
         d.start()
         produce(d, lines)
-        expected = {"arena": 300, **{p: 30 for p in ODD_POOLS}}
+        expected = {"arena": 300, "huge": 5000, **{p: 30 for p in ODD_POOLS}}
         d.wait_for_results(expected)
         base = "http://127.0.0.1:%d/" % d.http_port
         with sync_playwright() as pw:
@@ -115,7 +119,8 @@ def main():
             # New results change it.
             sequence = page.get_attribute("body", "data-sequence")
             produce(d, results("arena", 100, agents, 2, 50000))
-            d.wait_for_results({**expected, "arena": 400})
+            expected["arena"] = 400
+            d.wait_for_results(expected)
             wait_for(lambda: page.get_attribute("body", "data-sequence") == "400",
                      "the page to show the 400th result (was %s)" % sequence)
             api = d.get("/v1/pools/arena/leaderboard?model=elo")
@@ -155,6 +160,21 @@ def main():
             time.sleep(1)  # stray reports of the down time
             down[0] = False
 
+            # A pool of 10,000 agents: the first screen within 200 ms of its data arriving
+            # (the event's parse and the render, measured by the page), and the filter
+            # finds any agent.
+            page.goto(base + "?pool=huge&model=elo")
+            wait_for(lambda: page.locator("#board tbody tr").count() == 100,
+                     "the first page of the huge pool", timeout=60)
+            render_ms = float(page.get_attribute("body", "data-render-ms"))
+            page.screenshot(path=os.path.join(it.ARGS.out, "page-10k.png"))
+            check(render_ms < 200, "first screen of 10,000 agents took %.1f ms" % render_ms)
+            page.fill("#filter", "huge-09999")
+            wait_for(lambda: table_agents(page) == ["huge-09999"], "the filter in the huge pool")
+            check("1 / 1 (1 agents)" in page.text_content("#page"), page.text_content("#page"))
+            page.goto(base + "?pool=arena&model=sco")
+            wait_for(lambda: table_agents(page) == want, "back to arena")
+
             # Filter and sort.
             page.fill("#filter", "agent-0")
             wait_for(lambda: table_agents(page) and all(
@@ -171,7 +191,8 @@ def main():
         check(not errors, "console errors: %s; answers >= 400: %s" % (errors, failed))
         check(not dialogs, "a dialog opened: %s" % dialogs)
         print("ok: the page shows the API's order live, survives a restart, renders names as "
-              "text; screenshots in %s" % it.ARGS.out)
+              "text, shows 10,000 agents' first screen in %.1f ms; screenshots in %s" %
+              (render_ms, it.ARGS.out))
     finally:
         d.stop()
 

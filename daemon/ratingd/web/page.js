@@ -62,7 +62,8 @@ setInterval(() => { if (state.downSince !== null) setStatus('reconnecting'); }, 
 
 // --- streams --------------------------------------------------------------------------
 
-// Opens `path` as an event stream calling onEvent(data) for events named `name`; reopens
+// Opens `path` as an event stream calling onEvent(data, arrival time) for events named
+// `name`; reopens
 // it by itself after an error the browser does not retry (an HTTP error, as when a
 // rebalance moved the pool), and keeps the status.
 function follow(path, name, onEvent) {
@@ -72,9 +73,10 @@ function follow(path, name, onEvent) {
     if (closed) return;
     source = new EventSource(path);
     source.addEventListener(name, (e) => {
+      const arrived = performance.now();
       state.lastDataAt = Date.now();
       setStatus('live');
-      onEvent(JSON.parse(e.data));
+      onEvent(JSON.parse(e.data), arrived);
     });
     source.onopen = () => setStatus('live');
     source.onerror = () => {
@@ -98,7 +100,14 @@ function watchBoard() {
   state.source = follow(path, 'leaderboard', onBoard);
 }
 
+// The models the current pool's leaderboards are answered for (the pool list's `models`).
+function poolModels() {
+  const p = state.pools && state.pools.find((q) => q.pool === state.pool);
+  return p ? p.models : MODELS;
+}
+
 function onPools(doc) {
+  const first = state.pools === null;
   state.pools = doc.pools;
   const select = $('pool');
   select.replaceChildren();
@@ -116,12 +125,17 @@ function onPools(doc) {
     watchBoard();
   }
   select.value = state.pool === null ? '' : state.pool;
+  for (const b of document.querySelectorAll('#models button')) {
+    b.disabled = !poolModels().includes(b.dataset.model);
+  }
+  if (first && state.board !== null) refreshOthers();
 }
 
 // --- the board ------------------------------------------------------------------------
 
-function onBoard(doc) {
-  const started = performance.now();
+// `arrived`: when its event came (the time to the first screen, body's data-render-ms,
+// counts the parse too).
+function onBoard(doc, arrived) {
   const key = state.pool + '\u0000' + state.model;
   if (!state.firstRanks.has(key)) {
     state.firstRanks.set(key, new Map(doc.ranking.map((r) => [r.agent, r.rank])));
@@ -135,7 +149,7 @@ function onBoard(doc) {
     change: first.has(r.agent) ? first.get(r.agent) - r.rank : null,
   }));
   render();
-  document.body.dataset.renderMs = (performance.now() - started).toFixed(1);
+  document.body.dataset.renderMs = (performance.now() - arrived).toFixed(1);
   document.body.dataset.sequence = String(doc.sequence);
   renderDisagreement();
   refreshOthers();
@@ -269,13 +283,14 @@ function renderSummary() {
 // --- the other models: their ranks and the rank disagreement --------------------------
 
 function refreshOthers() {
-  if (state.othersTimer !== null) return;
+  // Not before the pool list says which models the pool has (onPools calls again).
+  if (state.othersTimer !== null || state.pools === null) return;
   const wait = Math.max(0, state.othersAt + OTHERS_EVERY_MS - Date.now());
   state.othersTimer = setTimeout(async () => {
     state.othersTimer = null;
     state.othersAt = Date.now();
     const pool = state.pool;
-    for (const m of MODELS.filter((x) => x !== state.model)) {
+    for (const m of MODELS.filter((x) => x !== state.model && poolModels().includes(x))) {
       try {
         const r = await fetch(poolPath(pool, 'leaderboard') + '?model=' + m);
         if (!r.ok || pool !== state.pool) continue;

@@ -179,7 +179,8 @@ TEST(HttpEventsTest, PoolListStreams) {
   Client c(s.api->port(), "/v1/events");
   ASSERT_TRUE(c.ReadUntil("\n\n", std::chrono::seconds(5))) << c.received();
   EXPECT_THAT(c.received(), HasSubstr("event: pools\nid: "));
-  EXPECT_THAT(c.received(), HasSubstr(R"(data: {"pools":[{"agents":2,"owner":true,"partition":0,)"));
+  EXPECT_THAT(c.received(),
+              HasSubstr(R"(data: {"pools":[{"agents":2,"models":["elo","sco"],"owner":true,)"));
   s.Play();
   EXPECT_TRUE(c.ReadUntil(R"("results":2})", std::chrono::seconds(5))) << c.received();
 }

@@ -57,7 +57,7 @@ TEST(RemoteBoardsTest, TombstonesForgetAndBadRecordsChangeNothing) {
   ASSERT_NE(boards, nullptr);
   EXPECT_EQ(boards->pools.at("go")[0], nullptr);
   ASSERT_THAT(builder.Add("go/sco", std::nullopt), IsOk());
-  EXPECT_TRUE(builder.TakeChanged()->pools.empty());  // no leaderboard left: no pool
+  EXPECT_TRUE(builder.TakeChanged()->pools.empty());            // no leaderboard left: no pool
   ASSERT_THAT(builder.Add("chess/elo", std::nullopt), IsOk());  // unknown: nothing to forget
 }
 

@@ -289,6 +289,12 @@ TEST(ViewAnswersTest, MlBeforeTheFirstSolveIsEmptyAndRefusedMlIs409) {
   EXPECT_EQ(SuggestAnswer(*views, suggest, config, nullptr).body,
             R"({"committed_at":"1970-01-01T00:00:00Z","pool":"chess","sequence":0,)"
             R"("strategy":"ml","suggestions":[]})");
+  // The pool list says which models are answered: ml is not, for go.
+  EXPECT_THAT(
+      PoolsAnswer(*views).body,
+      HasSubstr(R"("models":["elo","sco","ml"],"owner":true,"partition":0,"pool":"chess")"));
+  EXPECT_THAT(PoolsAnswer(*views).body,
+              HasSubstr(R"("models":["elo","sco"],"owner":true,"partition":1,"pool":"go")"));
   const QueryReply refused = LeaderboardAnswer(*views, LeaderboardQuery("go", Model::kMl), config);
   EXPECT_EQ(refused.status, 409);
   EXPECT_THAT(refused.body, HasSubstr("ml is off for pool 'go': 3 agents exceed max_agents=2"));
@@ -306,9 +312,12 @@ TEST(ViewAnswersTest, PoolsAnswerListsEveryViewByPartitionThenName) {
   p.builder.Prepare(p.registry, absl::UnixEpoch());
   p.builder.Commit();
   EXPECT_EQ(PoolsAnswer(*p.store.Get()).body,
-            R"({"pools":[{"agents":0,"owner":true,"partition":0,"pool":"chess","results":0},)"
-            R"({"agents":3,"owner":true,"partition":0,"pool":"shogi","results":2},)"
-            R"({"agents":2,"owner":true,"partition":1,"pool":"go","results":1}]})");
+            R"({"pools":[{"agents":0,"models":["elo","sco"],"owner":true,"partition":0,)"
+            R"("pool":"chess","results":0},)"
+            R"({"agents":3,"models":["elo","sco"],"owner":true,"partition":0,"pool":"shogi",)"
+            R"("results":2},)"
+            R"({"agents":2,"models":["elo","sco"],"owner":true,"partition":1,"pool":"go",)"
+            R"("results":1}]})");
 }
 
 // A leaderboard as another instance publishes it to the leaderboards topic.
@@ -348,9 +357,12 @@ TEST(ViewAnswersTest, OtherInstancesPoolsAreAnsweredFromTheLeaderboardsTopic) {
   p.store.PublishRemote(remote);
   const std::shared_ptr<const Views> views = p.store.Get();
   EXPECT_EQ(PoolsAnswer(*views).body,
-            R"({"pools":[{"agents":2,"owner":false,"partition":0,"pool":"arena","results":3},)"
-            R"({"agents":2,"owner":true,"partition":1,"pool":"chess","results":1},)"
-            R"({"agents":2,"owner":false,"partition":2,"pool":"go","results":7}]})");
+            R"({"pools":[{"agents":2,"models":["sco"],"owner":false,"partition":0,)"
+            R"("pool":"arena","results":3},)"
+            R"({"agents":2,"models":["elo","sco"],"owner":true,"partition":1,"pool":"chess",)"
+            R"("results":1},)"
+            R"({"agents":2,"models":["elo","ml"],"owner":false,"partition":2,"pool":"go",)"
+            R"("results":7}]})");
   const DaemonConfig config = Config();
   v1::RatingReport expected = ReportFromBoard(*remote->pools["go"][0], 1);
   expected.set_owner(false);
