@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
-"""Does a client hammering the HTTP API slow ratingd down? (docs/BENCHMARKS.md)
+"""Do HTTP clients slow ratingd down, and how fast are they answered? (docs/BENCHMARKS.md)
 
-    http_hammer_bench.py --ratingd BIN --ratingctl BIN [--results N] [--rounds 2] [--clients 8]
+    http_hammer_bench.py --ratingd BIN --ratingctl BIN [--results N] [--rounds 3]
+        [--clients 8] [--streams 50] [--rate 2000]
 
 Needs a running broker ($KAFKA_DIR/bootstrap). The input: N 2-player results over 10 pools of
-100 agents and 2 pools of 400 agents ("big0", "big1"). Each round runs two fresh ratingd
-groups, one after the other, each on its own copy of the input already on its topic (all
-models on, --ml-solve-every 1000): "quiet", with no HTTP client, and "hammered", with
-`--clients` threads looping on GET /v1/pools/big{0,1}/leaderboard?model=ml. The figure of a
-phase is the results applied per second from the first to the last (its /metrics). Prints
-one JSON document with every phase, the medians and hammered/quiet.
+100 agents and 2 pools of 400 agents ("big0", "big1"). Each round runs three fresh ratingd
+groups at their default flags, one after the other, each on its own copy of the input
+already on its topic: "quiet", with no HTTP client; "hammered", with `--clients` threads
+looping on GET /v1/pools/big{0,1}/leaderboard?model=ml, as many on ?model=elo, and
+`--streams` open event streams (/v1/pools/{pool}/events, read as they come); and "paced",
+with leaderboard requests (elo and ml, limit 10, the 12 pools in turn) sent at `--rate` per
+second while ingesting, each timed from connect to the end of the answer. The figure of a
+phase is the results applied per second from the first to the last (its /metrics); paced
+also gives the answers' latency percentiles. Prints one JSON document with every phase, the
+medians, hammered/quiet and the median p99 of paced.
 """
 import argparse
 import collections
 import json
 import os
 import random
+import selectors
+import socket
 import subprocess
 import sys
 import tempfile
@@ -40,10 +47,14 @@ def generate(path, n, seed):
                     '{"agent":"a%d","rank":2}]}\n' % (pool, i, a, b))
 
 
-def hammer(port, stop, statuses):
+POOLS = ["p%d" % k for k in range(10)] + ["big0", "big1"]
+
+
+def hammer(port, stop, statuses, model):
     i = 0
     while not stop.is_set():
-        url = "http://127.0.0.1:%d/v1/pools/big%d/leaderboard?model=ml&limit=10" % (port, i % 2)
+        url = "http://127.0.0.1:%d/v1/pools/big%d/leaderboard?model=%s&limit=10" % (
+            port, i % 2, model)
         i += 1
         try:
             with urllib.request.urlopen(url, timeout=30) as r:
@@ -56,6 +67,65 @@ def hammer(port, stop, statuses):
             time.sleep(0.01)
 
 
+def streams(port, stop, count, events):
+    """`count` event streams of the pools in turn, read as they come, until `stop`."""
+    selector = selectors.DefaultSelector()
+    deadline = time.time() + 30
+    while len(selector.get_map() or {}) < count and not stop.is_set() and time.time() < deadline:
+        pool = POOLS[len(selector.get_map() or {}) % len(POOLS)]
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(("GET /v1/pools/%s/events?model=elo&limit=10 HTTP/1.1\r\n"
+                          "Host: x\r\n\r\n" % pool).encode())
+            if not sock.recv(16).startswith(b"HTTP/1.1 200"):  # the pool is not known yet
+                sock.close()
+                time.sleep(0.05)
+                continue
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        except OSError:
+            time.sleep(0.05)  # not listening yet
+    while not stop.is_set():
+        for key, _ in selector.select(timeout=0.2):
+            try:
+                data = key.fileobj.recv(1 << 20)
+            except OSError:
+                data = b""
+            events["bytes"] += len(data)
+            events["events"] += data.count(b"event: ")
+    for key in list((selector.get_map() or {}).values()):
+        key.fileobj.close()
+
+
+def paced(port, stop, rate, latencies, statuses):
+    """Leaderboard requests at `rate` per second over 4 threads, each timed."""
+    def sender(offset):
+        i, interval = offset, 4.0 / rate
+        next_at = time.time()
+        while not stop.is_set():
+            model = "ml" if i % 2 else "elo"
+            url = "http://127.0.0.1:%d/v1/pools/%s/leaderboard?model=%s&limit=10" % (
+                port, POOLS[(i // 2) % len(POOLS)], model)
+            i += 4
+            start = time.perf_counter()
+            try:
+                with urllib.request.urlopen(url, timeout=30) as r:
+                    r.read()
+                    statuses[r.status] += 1
+                latencies.append(time.perf_counter() - start)
+            except urllib.error.HTTPError as e:
+                statuses[e.code] += 1
+            except Exception:
+                statuses["error"] += 1
+            next_at += interval
+            time.sleep(max(0.0, next_at - time.time()))
+    threads = [threading.Thread(target=sender, args=(k,), daemon=True) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def phase(a, brokers, work, backlog, name, clients):
     tag = "%s-%d" % (name, int(time.time() * 1000))
     topics = {t: "hammer.%s.%s" % (tag, t) for t in ("results", "deltas", "leaderboards", "dlq")}
@@ -64,7 +134,6 @@ def phase(a, brokers, work, backlog, name, clients):
            "--results-topic=" + topics["results"], "--deltas-topic=" + topics["deltas"],
            "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
            "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, tag),
-           "--snapshot-interval=60s", "--ml-solve-every=1000",
            "--http-address=127.0.0.1:%d" % http_port,
            "--metrics-address=127.0.0.1:%d" % metrics_port]
     broker_sh = os.environ.get("KAFKA_BROKER_SH", os.path.join(
@@ -74,9 +143,19 @@ def phase(a, brokers, work, backlog, name, clients):
     subprocess.run([a.ratingctl, "produce", "--brokers=" + brokers, "--topic=" + topics["results"],
                     "--input=" + backlog], check=True, stderr=subprocess.DEVNULL)
     d = subprocess.Popen(cmd, stderr=open(os.path.join(work, tag + ".log"), "w"))
-    stop, statuses = threading.Event(), collections.Counter()
-    threads = [threading.Thread(target=hammer, args=(http_port, stop, statuses), daemon=True)
-               for _ in range(clients)]
+    stop, statuses, events = threading.Event(), collections.Counter(), collections.Counter()
+    latencies = []
+    threads = []
+    if name == "hammered":
+        threads = [threading.Thread(target=hammer, args=(http_port, stop, statuses, model),
+                                    daemon=True)
+                   for model in ("ml", "elo") for _ in range(clients)]
+        threads.append(threading.Thread(target=streams,
+                                        args=(http_port, stop, a.streams, events), daemon=True))
+    elif name == "paced":
+        threads = [threading.Thread(target=paced,
+                                    args=(http_port, stop, a.rate, latencies, statuses),
+                                    daemon=True)]
     for t in threads:
         t.start()
     try:
@@ -87,8 +166,15 @@ def phase(a, brokers, work, backlog, name, clients):
             t.join()
         d.terminate()
         d.wait()
-    return {"phase": name, "results_per_s": round(rate),
-            "http": {str(k): v for k, v in sorted(statuses.items(), key=str)}}
+    out = {"phase": name, "results_per_s": round(rate),
+           "http": {str(k): v for k, v in sorted(statuses.items(), key=str)}}
+    if events:
+        out["events"] = dict(events)
+    if latencies:
+        out["requests"] = len(latencies)
+        out["latency_ms"] = {q: round(1000 * e2e.percentile(latencies, p), 2)
+                             for q, p in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))}
+    return out
 
 
 def main():
@@ -96,8 +182,10 @@ def main():
     ap.add_argument("--ratingd", required=True)
     ap.add_argument("--ratingctl", required=True)
     ap.add_argument("--results", type=int, default=400000)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--streams", type=int, default=50)
+    ap.add_argument("--rate", type=float, default=2000)
     a = ap.parse_args()
     brokers = open(os.path.join(os.environ["KAFKA_DIR"], "bootstrap")).read().strip()
     work = tempfile.mkdtemp(prefix="ratingd-hammer-")
@@ -105,18 +193,23 @@ def main():
     generate(backlog, a.results, 1)
     phases = []
     for _ in range(a.rounds):
-        phases.append(phase(a, brokers, work, backlog, "quiet", 0))
-        phases.append(phase(a, brokers, work, backlog, "hammered", a.clients))
-        print(json.dumps(phases[-2:]), file=sys.stderr)
+        for name in ("quiet", "hammered", "paced"):
+            phases.append(phase(a, brokers, work, backlog, name, a.clients))
+        print(json.dumps(phases[-3:]), file=sys.stderr)
 
     def median(name):
         v = sorted(p["results_per_s"] for p in phases if p["phase"] == name)
         return v[len(v) // 2]
 
     quiet, hammered = median("quiet"), median("hammered")
-    print(json.dumps({"results": a.results, "clients": a.clients, "rounds": a.rounds,
+    p99 = sorted(p["latency_ms"]["p99"] for p in phases if "latency_ms" in p)
+    print(json.dumps({"results": a.results, "clients": a.clients, "streams": a.streams,
+                      "rate": a.rate, "rounds": a.rounds,
                       "quiet_median": quiet, "hammered_median": hammered,
-                      "hammered_over_quiet": round(hammered / quiet, 3), "phases": phases}))
+                      "hammered_over_quiet": round(hammered / quiet, 3),
+                      "paced_median": median("paced"),
+                      "paced_p99_ms_median": p99[len(p99) // 2] if p99 else None,
+                      "phases": phases}))
 
 
 if __name__ == "__main__":
