@@ -213,7 +213,7 @@ absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& addre
   const std::vector<std::string> options = {
       "listening_ports",    address,
       "num_threads",        std::to_string(events.max_streams + kRequestThreads),
-      "request_timeout_ms", "10000"};
+      "request_timeout_ms", std::to_string(absl::ToInt64Milliseconds(events.write_timeout))};
   try {
     api->server_ = std::make_unique<CivetServer>(options);
   } catch (const CivetException& e) {

@@ -26,6 +26,9 @@ struct EventOptions {
   // A stream silent this long gets a comment line. A client gone is noticed by the second
   // write after it left, so its slot is free within twice this (and an event).
   absl::Duration keep_alive = absl::Seconds(2);
+  // A write that cannot go on this long (the client stopped reading and the socket buffers
+  // are full) drops the stream; also civetweb's request_timeout_ms for every request.
+  absl::Duration write_timeout = absl::Seconds(10);
 };
 
 class EventStreams {

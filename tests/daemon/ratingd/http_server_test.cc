@@ -39,6 +39,8 @@ class Client {
  public:
   Client(int port, const std::string& target, const std::string& headers = "") {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    const int buffer = 4096;  // small: a client that stops reading fills it soon
+    setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &buffer, sizeof(buffer));
     sockaddr_in address = {};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
@@ -206,6 +208,37 @@ TEST(HttpEventsTest, BeyondTheLimitIs503AndAClosedStreamFreesItsSlot) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_EQ(s.metrics.event_streams().Value(), 1);
+  Client again(s.api->port(), "/v1/events");
+  EXPECT_TRUE(again.ReadUntil("event: pools\n", std::chrono::seconds(5))) << again.received();
+}
+
+// A client that stops reading: once the socket buffers are full, the next write waits
+// write_timeout and the stream is dropped (its slot freed), while the client still holds
+// the connection open.
+TEST(HttpEventsTest, AClientThatStopsReadingIsDropped) {
+  EventOptions options = Fast();
+  options.write_timeout = absl::Milliseconds(300);
+  Server s(options);
+  LivePool& big = s.pools.Hold(1, "big");
+  for (int i = 0; i < 1000; ++i) {  // 2,000 agents: each event is about 300 KB
+    s.pools.Play(big, absl::StrCat("agent-", 2 * i), absl::StrCat("agent-", 2 * i + 1));
+  }
+  s.pools.Commit("big", absl::FromUnixSeconds(2));
+  Client idle(s.api->port(), "/v1/pools/big/events?model=elo");  // never read after this
+  const Steady::time_point deadline = Steady::now() + std::chrono::seconds(30);
+  int published = 0;
+  while (s.metrics.event_streams().Value() == 0 && Steady::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the stream opens
+  }
+  ASSERT_EQ(s.metrics.event_streams().Value(), 1);
+  while (s.metrics.event_streams().Value() > 0 && Steady::now() < deadline) {
+    s.pools.Play(big, "agent-0", "agent-1");  // a newer view, so an event, every 60 ms
+    s.pools.Commit("big", absl::FromUnixSeconds(3));
+    ++published;
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  }
+  EXPECT_EQ(s.metrics.event_streams().Value(), 0) << published << " views published";
+  // The slot is free: a new stream gets its first event.
   Client again(s.api->port(), "/v1/events");
   EXPECT_TRUE(again.ReadUntil("event: pools\n", std::chrono::seconds(5))) << again.received();
 }
