@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -91,7 +92,10 @@ def round_once(a, brokers, work, lines, rnd):
         subprocess.run([a.ratingctl, "produce", "--brokers=" + brokers,
                         "--topic=" + topics["results"], "--input=" + warm], check=True,
                        stderr=subprocess.DEVNULL)
-        while e2e.metrics(metrics_port).get("ratingd_results_applied_total", 0) < len(pools):
+        while True:  # every pool is in the committed views (a stream of an unknown pool is 404)
+            with urllib.request.urlopen("http://127.0.0.1:%d/v1/pools" % http_port) as r:
+                if len(json.load(r)["pools"]) == len(pools):
+                    break
             time.sleep(0.1)
         timed = os.path.join(work, "timed.jsonl")
         stop, arrivals = threading.Event(), {}
