@@ -93,9 +93,12 @@ def round_once(a, brokers, work, lines, rnd):
                         "--topic=" + topics["results"], "--input=" + warm], check=True,
                        stderr=subprocess.DEVNULL)
         while True:  # every pool is in the committed views (a stream of an unknown pool is 404)
-            with urllib.request.urlopen("http://127.0.0.1:%d/v1/pools" % http_port) as r:
-                if len(json.load(r)["pools"]) == len(pools):
-                    break
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/v1/pools" % http_port) as r:
+                    if len(json.load(r)["pools"]) == len(pools):
+                        break
+            except OSError:
+                pass  # the HTTP API starts after the metrics
             time.sleep(0.1)
         timed = os.path.join(work, "timed.jsonl")
         stop, arrivals = threading.Event(), {}
