@@ -60,14 +60,7 @@ class Client {
   bool ReadUntil(const std::string& text, std::chrono::milliseconds timeout) {
     const Steady::time_point deadline = Steady::now() + timeout;
     while (received_.find(text, consumed_) == std::string::npos) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
-      pollfd p = {fd_, POLLIN, 0};
-      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
-      char buffer[65536];
-      const ssize_t n = recv(fd_, buffer, sizeof(buffer), 0);
-      if (n <= 0) return false;
-      received_.append(buffer, static_cast<size_t>(n));
+      if (Receive(deadline) != Read::kData) return false;
     }
     return true;
   }
@@ -75,15 +68,8 @@ class Client {
   bool ReadToEnd(std::chrono::milliseconds timeout) {
     const Steady::time_point deadline = Steady::now() + timeout;
     for (;;) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
-      pollfd p = {fd_, POLLIN, 0};
-      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
-      char buffer[65536];
-      const ssize_t n = recv(fd_, buffer, sizeof(buffer), 0);
-      if (n == 0) return true;
-      if (n < 0) return false;
-      received_.append(buffer, static_cast<size_t>(n));
+      const Read r = Receive(deadline);
+      if (r != Read::kData) return r == Read::kClosed;
     }
   }
   // The events received since the last call (text up to each blank line), and marks them read.
@@ -101,6 +87,23 @@ class Client {
   const std::string& received() const { return received_; }
 
  private:
+  enum class Read { kData, kClosed, kFailed };  // kFailed: an error, or the deadline passed
+  // One recv() into received_, waiting until `deadline` for data.
+  Read Receive(Steady::time_point deadline) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
+    pollfd p = {fd_, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) {
+      return Read::kFailed;
+    }
+    char buffer[65536];
+    const ssize_t n = recv(fd_, buffer, sizeof(buffer), 0);
+    if (n == 0) return Read::kClosed;
+    if (n < 0) return Read::kFailed;
+    received_.append(buffer, static_cast<size_t>(n));
+    return Read::kData;
+  }
+
   int fd_ = -1;
   std::string received_;
   size_t consumed_ = 0;
