@@ -9,7 +9,8 @@
 
 namespace ratingd {
 
-std::optional<std::string> EventStream::Next(const Views& views, const DaemonConfig& config) {
+std::optional<std::string> EventStream::Next(const Views& views, const DaemonConfig& config,
+                                             AnswerCache* cache) {
   if (query_.kind == Query::Kind::kPools) {
     const QueryReply reply = PoolsAnswer(views);
     std::string id = DocumentDigest(reply.body);
@@ -24,7 +25,7 @@ std::optional<std::string> EventStream::Next(const Views& views, const DaemonCon
   if (last_id_.has_value() && absl::SimpleAtoi(*last_id_, &last) && board->sequence() <= last) {
     return std::nullopt;
   }
-  const QueryReply reply = LeaderboardAnswer(views, query_, config);
+  const QueryReply reply = LeaderboardAnswer(views, query_, config, cache);
   if (reply.status != 200) return std::nullopt;
   last_id_ = absl::StrCat(board->sequence());
   return FormatEvent("leaderboard", *last_id_, reply.body);

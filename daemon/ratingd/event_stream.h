@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "daemon/ratingd/answer_cache.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/http_query.h"
 #include "daemon/ratingd/view_store.h"
@@ -24,8 +25,10 @@ class EventStream {
   // The event to send for `views`, if its state is newer than the last one sent (or than
   // Last-Event-ID): a leaderboard whose `sequence` is greater (its id), or a pool list that
   // differs (its id: a digest of the document). Nothing while the pool is not in the views,
-  // its model is off or ml is refused for it.
-  std::optional<std::string> Next(const Views& views, const DaemonConfig& config);
+  // its model is off or ml is refused for it. The leaderboard is rendered through `cache`
+  // (may be null).
+  std::optional<std::string> Next(const Views& views, const DaemonConfig& config,
+                                  AnswerCache* cache = nullptr);
 
   // A comment line, which keeps an idle stream open.
   static constexpr char kKeepAlive[] = ":\n\n";

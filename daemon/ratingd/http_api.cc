@@ -1,5 +1,8 @@
 #include "daemon/ratingd/http_api.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -28,6 +31,19 @@ constexpr char kPageHeaders[] =
     "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; "
     "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'\r\nX-Content-Type-Options: nosniff\r\n";
+
+// civetweb's thread types: 0 the master, 1 a worker, 2 an internal one.
+constexpr int kWorkerThread = 1;
+
+// Runs on each civetweb thread as it starts: workers answer at a lower priority than the
+// consumer thread, so that when the cores are busy, ingesting goes first (ARCHITECTURE §3).
+void* LowerWorkerPriority(const struct mg_context* /*ctx*/, int thread_type) {
+  if (thread_type == kWorkerThread) {
+    // Linux applies a thread's own nice value to that thread only; failure leaves it as is.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), HttpApi::kWorkerNice);
+  }
+  return nullptr;
+}
 
 void Reply(struct mg_connection* conn, int status, std::string_view type, std::string_view body,
            const char* headers = "") {
@@ -121,7 +137,8 @@ absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::st
 
 class HttpApi::Handler : public CivetHandler {
  public:
-  Handler(const HttpSources& sources, EventStreams* events) : sources_(sources), events_(events) {}
+  Handler(const HttpSources& sources, EventStreams* events, AnswerCache* answers)
+      : sources_(sources), events_(events), answers_(answers) {}
 
   bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
     const mg_request_info* info = mg_get_request_info(conn);
@@ -153,7 +170,8 @@ class HttpApi::Handler : public CivetHandler {
         return true;
       }
       // Unknown pool, model off, ml refused: the leaderboard's error, before any stream.
-      const QueryReply now = LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config);
+      const QueryReply now =
+          LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_);
       if (now.status != 200) {
         ReplyJson(conn, now);
       } else {
@@ -182,7 +200,8 @@ class HttpApi::Handler : public CivetHandler {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
       } else {
-        ReplyJson(conn, LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config));
+        ReplyJson(conn,
+                  LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_));
       }
     }
     return true;
@@ -199,15 +218,16 @@ class HttpApi::Handler : public CivetHandler {
 
   HttpSources sources_;
   EventStreams* events_;
+  AnswerCache* answers_;
 };
 
 absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
                                                         const HttpSources& sources,
                                                         const EventOptions& events) {
   std::unique_ptr<HttpApi> api(new HttpApi());
-  api->events_ =
-      std::make_unique<EventStreams>(sources.views, sources.config, events, sources.metrics);
-  api->handler_ = std::make_unique<Handler>(sources, api->events_.get());
+  api->events_ = std::make_unique<EventStreams>(sources.views, sources.config, events,
+                                                sources.metrics, &api->answers_);
+  api->handler_ = std::make_unique<Handler>(sources, api->events_.get(), &api->answers_);
   // request_timeout_ms bounds a write too: a stream whose client stops reading is dropped
   // once its socket buffers are full and a write has waited that long.
   const std::vector<std::string> options = {
@@ -215,7 +235,9 @@ absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& addre
       "num_threads",        std::to_string(events.max_streams + kRequestThreads),
       "request_timeout_ms", std::to_string(absl::ToInt64Milliseconds(events.write_timeout))};
   try {
-    api->server_ = std::make_unique<CivetServer>(options);
+    CivetCallbacks callbacks{};
+    callbacks.init_thread = LowerWorkerPriority;
+    api->server_ = std::make_unique<CivetServer>(options, &callbacks);
   } catch (const CivetException& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("--http-address=", address, ": cannot listen (", e.what(), ")"));

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "daemon/ratingd/answer_cache.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/http_events.h"
 #include "daemon/ratingd/http_query.h"
@@ -42,10 +43,13 @@ class HttpApi {
   int port() const { return port_; }
 
   static constexpr size_t kRequestThreads = 8;
+  // The nice value of the threads that answer (the consumer thread keeps 0).
+  static constexpr int kWorkerNice = 19;
 
  private:
   HttpApi() = default;
   class Handler;
+  AnswerCache answers_;  // before the streams and the handler, which use it
   std::unique_ptr<EventStreams> events_;
   std::unique_ptr<Handler> handler_;
   std::unique_ptr<CivetServer> server_;

@@ -48,7 +48,7 @@ void EventStreams::Stream(mg_connection* conn, const Query& query,
     const Steady::time_point now = Steady::now();
     if (pending && now >= last_event + interval) {
       pending = false;
-      if (std::optional<std::string> event = stream.Next(*views_->Get(), *config_)) {
+      if (std::optional<std::string> event = stream.Next(*views_->Get(), *config_, cache_)) {
         if (!Write(conn, *event)) return;
         last_event = last_write = now;
       }

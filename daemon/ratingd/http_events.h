@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "daemon/ratingd/answer_cache.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/http_query.h"
 #include "daemon/ratingd/metrics.h"
@@ -33,9 +34,10 @@ struct EventOptions {
 
 class EventStreams {
  public:
+  // `cache` (may be null) renders the leaderboards once for all streams and requests.
   EventStreams(const ViewStore* views, const DaemonConfig* config, EventOptions options,
-               Metrics* metrics)
-      : views_(views), config_(config), options_(options), metrics_(metrics) {}
+               Metrics* metrics, AnswerCache* cache = nullptr)
+      : views_(views), config_(config), options_(options), metrics_(metrics), cache_(cache) {}
 
   // Serves one stream on `conn` (the request was parsed and its pool is known) until the
   // client goes, a write fails or Stop(), and returns true; false at once, having written
@@ -54,7 +56,8 @@ class EventStreams {
   const ViewStore* views_;
   const DaemonConfig* config_;
   const EventOptions options_;
-  Metrics* metrics_;  // may be null
+  Metrics* metrics_;    // may be null
+  AnswerCache* cache_;  // may be null
   std::atomic<size_t> open_{0};
   std::atomic<bool> stopping_{false};
 };

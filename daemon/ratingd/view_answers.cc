@@ -186,15 +186,18 @@ v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {
 
 BoardRef FindBoard(const Views& views, const std::string& pool, ratings::Model model) {
   if (const auto own = views.pools.find(pool); own != views.pools.end()) {
-    return {.board = own->second->board(model), .view = own->second.get()};
+    const auto& board = own->second->boards[static_cast<size_t>(model)];
+    return {.board = board.get(), .shared = board, .view = own->second.get()};
   }
   if (const auto remote = views.remote->pools.find(pool); remote != views.remote->pools.end()) {
-    return {.board = remote->second[static_cast<size_t>(model)].get(), .remote = true};
+    const auto& board = remote->second[static_cast<size_t>(model)];
+    return {.board = board.get(), .shared = board, .remote = true};
   }
   return {};
 }
 
-QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config) {
+QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config,
+                             AnswerCache* cache) {
   const BoardRef found = FindBoard(views, query.pool, query.model);
   if (found.view == nullptr && !found.remote) {
     return NotHeldAnswer(query.pool, views.held, config);
@@ -207,9 +210,13 @@ QueryReply LeaderboardAnswer(const Views& views, const Query& query, const Daemo
                           ratings::ModelName(query.model), "'"));
   }
   if (found.ml_refused()) return JsonErrorReply(409, MlRefused(*found.view));
-  v1::RatingReport report = ReportFromBoard(*found.board, query.limit);
-  report.set_owner(!found.remote);
-  return JsonReply(200, report);
+  const auto render = [&] {
+    v1::RatingReport report = ReportFromBoard(*found.board, query.limit);
+    report.set_owner(!found.remote);
+    return JsonReply(200, report);
+  };
+  if (cache == nullptr) return render();
+  return cache->Answer(found.shared, query.limit, !found.remote, render);
 }
 
 }  // namespace ratingd

@@ -3,9 +3,11 @@
 // touches a pool, solves anything or waits for the consumer thread.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "daemon/ratingd/answer_cache.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/http_query.h"
 #include "daemon/ratingd/metrics.h"
@@ -25,6 +27,7 @@ QueryReply PoolsAnswer(const Views& views);
 // the pool (view set), else the leaderboards topic's (remote); board null if there is none.
 struct BoardRef {
   const v1::Leaderboard* board = nullptr;
+  std::shared_ptr<const v1::Leaderboard> shared;  // owns `board`
   const PoolView* view = nullptr;
   bool remote = false;
   bool ml_refused() const {
@@ -42,8 +45,10 @@ QueryReply NotHeldAnswer(const std::string& pool, const std::vector<int32_t>& he
 // The leaderboard query's answer: the `ratingctl rate` document of FindBoard's leaderboard
 // of query.model cut to query.limit agents (0: all), with its `sequence`, `committed_at`
 // and `owner`. 404 if the model is off or the topic has no such leaderboard; 409 for ml
-// refused for the pool's size.
-QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config);
+// refused for the pool's size. With a cache, a leaderboard's answer for one limit is rendered
+// once (AnswerCache).
+QueryReply LeaderboardAnswer(const Views& views, const Query& query, const DaemonConfig& config,
+                             AnswerCache* cache = nullptr);
 
 // A suggest query's answer (404 naming the pool's partition for a pool another instance
 // owns), with the view's `committed_at`: uniform and ucb from the view's

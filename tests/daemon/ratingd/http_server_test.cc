@@ -7,10 +7,14 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -275,6 +279,33 @@ TEST(HttpEventsTest, ErrorsComeBeforeAnyStream) {
     EXPECT_THAT(c.received(), HasSubstr("application/json")) << target;
   }
   EXPECT_EQ(s.metrics.event_streams().Value(), 0);
+}
+
+// The threads that answer run at HttpApi::kWorkerNice; the thread that started the server
+// (like the consumer thread) keeps its own priority. Read from /proc and getpriority, not
+// from our code.
+TEST(HttpApiThreadsTest, WorkersAnswerAtALowerPriorityThanTheRest) {
+  Server s(Fast());
+  const size_t workers = Fast().max_streams + HttpApi::kRequestThreads;
+  size_t lowered = 0;
+  for (int attempt = 0; attempt < 100 && lowered < workers; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    lowered = 0;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::ifstream comm(task.path() / "comm");
+      std::string name;
+      std::getline(comm, name);
+      const id_t tid = static_cast<id_t>(std::stoul(task.path().filename().string()));
+      errno = 0;
+      const int nice = getpriority(PRIO_PROCESS, tid);
+      if (name == "civetweb-worker" && errno == 0 && nice == HttpApi::kWorkerNice) ++lowered;
+    }
+  }
+  EXPECT_EQ(lowered, workers);
+  EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 0);
+  Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
+  ASSERT_TRUE(c.ReadUntil("}", std::chrono::seconds(5)));
+  EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 200 "));
 }
 
 TEST(HttpPageTest, ServesThePageFilesWithAPolicyAndNothingElse) {

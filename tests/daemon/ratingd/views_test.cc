@@ -127,6 +127,25 @@ TEST(ViewAnswersTest, LeaderboardsArePoolReportsWithTheirSequenceAndCommitTime) 
   const std::string body =
       LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo, 1), config).body;
   EXPECT_THAT(body, HasSubstr(R"("sequence":3,"committed_at":"2023-11-14T22:13:20.123Z")"));
+  // Through a cache: the same bytes, rendered once per limit, and the next commit's
+  // leaderboard (a new object) rendered again.
+  AnswerCache cache;
+  for (int round = 0; round < 2; ++round) {
+    for (const size_t limit : {size_t{0}, size_t{2}}) {
+      EXPECT_EQ(
+          LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kElo, limit), config, &cache)
+              .body,
+          ExpectedAnswer(chess, Model::kElo, limit, stamp));
+    }
+  }
+  EXPECT_EQ(cache.renders(), 2u);
+  p.Play(chess, "C", "A");
+  p.Commit("chess", stamp + absl::Seconds(1));
+  EXPECT_EQ(
+      LeaderboardAnswer(*p.store.Get(), LeaderboardQuery("chess", Model::kElo, 2), config, &cache)
+          .body,
+      ExpectedAnswer(chess, Model::kElo, 2, stamp + absl::Seconds(1)));
+  EXPECT_EQ(cache.renders(), 3u);
   const QueryReply off = LeaderboardAnswer(*views, LeaderboardQuery("chess", Model::kMl), config);
   EXPECT_EQ(off.status, 404);
   EXPECT_THAT(off.body, HasSubstr("model 'ml' is off"));
