@@ -1,7 +1,7 @@
 // The one table of `ratingctl rate`'s methods (docs/CONTRACTS.md §2.5): each method's name,
 // family, the input it needs, its parameters (type, default, bounds, help) and its runner.
-// `rate`, `eval`, `suggest`, `--help` and `ratingctl methods` learn the methods here; adding
-// a method touches this table and the method's own files only.
+// `rate`, `eval`, `elo-sweep` (elo's parameters), `suggest`, `--help` and `ratingctl methods`
+// learn the methods here; adding a method touches this table and the method's own files only.
 //
 //   ASSIGN_OR_RETURN(std::unique_ptr<MethodRun> run, PrepareMethod(config));
 //   // config.params applied and checked; nothing read yet

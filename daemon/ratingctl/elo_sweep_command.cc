@@ -1,18 +1,24 @@
 // `ratingctl elo-sweep` (docs/CONTRACTS.md §2.3): flags into an EloSweepConfig, then
-// RunEloSweep.
+// RunEloSweep. Elo's parameters other than K come from the method table's elo entry, as
+// `rate --method elo` takes them.
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "daemon/methods/method_registry.h"
 #include "daemon/ratingctl/command_line.h"
 #include "daemon/ratingctl/commands.h"
 #include "daemon/ratingctl/elo_sweep.h"
@@ -20,7 +26,9 @@
 
 ABSL_FLAG(std::string, permutations, "",
           "elo-sweep: permutation counts, comma-separated (default 1,100; 1 = the file's order)");
-ABSL_FLAG(double, initial, 1500, "elo-sweep: every agent's initial Elo rating");
+ABSL_FLAG(std::optional<double>, initial, std::nullopt,
+          "elo-sweep: every agent's initial Elo rating (default elo's, 1500; the same as --param "
+          "initial=R)");
 
 namespace ratingd {
 
@@ -42,15 +50,39 @@ absl::StatusOr<std::vector<T>> ParseList(const std::string& flag, const std::str
   return items;
 }
 
+// Elo's `initial` from the method table's elo entry with `params` applied (its defaults
+// and checks; --initial, when given, as the first of them). K is what the sweep varies:
+// --param k is refused.
+absl::StatusOr<double> EloInitial(std::vector<std::string> params) {
+  for (const std::string& p : params) {
+    if (absl::StartsWith(p, "k=")) {
+      return absl::InvalidArgumentError("elo-sweep: --param k: K is swept; give --k");
+    }
+  }
+  if (const std::optional<double> initial = absl::GetFlag(FLAGS_initial)) {
+    params.insert(params.begin(), absl::StrFormat("initial=%.17g", *initial));
+  }
+  RateConfig elo;
+  elo.method = "elo";
+  elo.params = std::move(params);
+  absl::StatusOr<std::unique_ptr<MethodRun>> run = PrepareMethod(elo);
+  if (!run.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("elo-sweep: ", run.status().message()));
+  }
+  const google::protobuf::Struct values = (*run)->params().Values();
+  return values.fields().at("initial").number_value();
+}
+
 }  // namespace
 
 int EloSweepCommand(const std::vector<std::string>& params) {
-  if (!params.empty()) return Fail("elo-sweep: takes no --param (see --help)");
   EloSweepConfig config;
+  absl::StatusOr<double> initial = EloInitial(params);
+  if (!initial.ok()) return Fail(std::string(initial.status().message()));
+  config.initial = *initial;
   config.input.input = absl::GetFlag(FLAGS_input);
   config.input.pool = absl::GetFlag(FLAGS_pool);
   config.seed = absl::GetFlag(FLAGS_seed);
-  config.initial = absl::GetFlag(FLAGS_initial);
   if (config.input.input.empty()) return Fail("elo-sweep: --input FILE is required");
   if (absl::Status s = FormatFlag(config.input.format); !s.ok()) {
     return Fail(std::string(s.message()));

@@ -107,7 +107,17 @@ PY
 expect_error "elo-sweep: --k '1,x': 'x' is not a number" elo-sweep --input "$tmp/h2h.jsonl" --k 1,x
 expect_error "elo-sweep: --permutations: 0 is not >= 1" elo-sweep --input "$tmp/h2h.jsonl" \
   --permutations 0
-expect_error "elo-sweep: takes no --param" elo-sweep --input "$tmp/h2h.jsonl" --param k=1
+# Elo's parameters other than K from the method table (`rate --method elo`'s): --param
+# initial=1400 is --initial 1400, byte for byte; the default is elo's initial, 1500.
+"$ratingctl" elo-sweep --input "$tmp/h2h.jsonl" --k 1,16,64 --permutations 1,50 \
+  --param initial=1400 --seed 2 | cmp -s - "$tmp/sweep.json" ||
+  fail "elo-sweep --param initial=1400 differs from --initial 1400"
+"$ratingctl" elo-sweep --input "$tmp/h2h.jsonl" --k 16 --permutations 1 |
+  grep -q '"initial":1500,' || fail "elo-sweep's default initial is not elo's 1500"
+expect_error "elo-sweep: --param k: K is swept; give --k" elo-sweep --input "$tmp/h2h.jsonl" \
+  --param k=1
+expect_error "elo-sweep: --param: unknown parameter 'scale' for method elo; known: k, initial" \
+  elo-sweep --input "$tmp/h2h.jsonl" --param scale=400
 expect_error "elo-sweep: --input FILE is required" elo-sweep
 expect_error "elo-sweep: K -1: elo: k must be finite and >= 0" elo-sweep --input "$tmp/h2h.jsonl" \
   --k=-1
