@@ -26,6 +26,8 @@ packages=(
   systemd
   # the page's browser test: Debian's Chromium, driven by Playwright (PyPI) from a venv
   chromium python3-venv
+  # the Python package (python/): its extension module needs Python's headers
+  python3-dev
   # the HTTP benchmarks' load generator (tests/bench/http_hammer_bench.py)
   wrk
 )

@@ -4,6 +4,8 @@
 #   2. formatting (clang-format, Google style, .clang-format)
 #   3. release build with -Werror, all tests (ctest: unit, cli, kafka, prometheus, deploy;
 #      two at a time, the integration tests alone)
+#   3b. the Python package: `pip install ./python` into a virtual environment, its pytest
+#      suite against the release build's ratingctl
 #   4. AddressSanitizer + UndefinedBehaviorSanitizer build (clang, with the libFuzzer
 #      targets), unit and cli tests
 #   4b. ThreadSanitizer build (clang), every unit test (ratings_test, voting_test, daemon_test)
@@ -38,6 +40,14 @@ echo "clang-format: ${#sources[@]} files clean"
 
 step "release build and tests (-Werror)"
 cmake --workflow --preset ci
+
+step "Python package (pip install ./python, pytest)"
+# Debian's Python installs into a virtual environment only (docs/PYTHON.md). pip fetches
+# the build tools and pandas from PyPI; python/build/ keeps the compiled core.
+venv=build/python-venv
+[[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q pytest ./python
+RATINGCTL=build/ci/bin/ratingctl "$venv/bin/pytest" -q python/tests
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake --workflow --preset ci-asan

@@ -30,15 +30,6 @@ constexpr double kMaxExactInteger = 9007199254740992.0;
 // A byte-order mark, which spreadsheet programs put at the start of the CSV they write.
 constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-// One battle's fields as read, before the checks of ToRecord; nullopt = absent.
-struct Battle {
-  std::optional<std::string> model_a;
-  std::optional<std::string> model_b;
-  std::optional<std::string> winner;
-  std::optional<std::string> task;  // question_id if present, else task
-  std::optional<double> score;
-};
-
 std::string Where(absl::string_view filename, int64_t line_number) {
   return absl::StrCat(filename, ":", line_number, ": ");
 }
@@ -75,8 +66,9 @@ absl::Status CheckScore(double score, absl::string_view winner) {
                                                  "' (which needs a score ", needed, ")"));
 }
 
-// The checked result of a battle: its models, winner and score, then ValidateResult.
-absl::StatusOr<ResultRecord> ToRecord(Battle battle, const ResultLimits& limits) {
+}  // namespace
+
+absl::StatusOr<ResultRecord> BattleToRecord(Battle battle, const ResultLimits& limits) {
   if (!battle.model_a.has_value()) return absl::InvalidArgumentError("missing model_a");
   if (!battle.model_b.has_value()) return absl::InvalidArgumentError("missing model_b");
   if (!battle.winner.has_value()) return absl::InvalidArgumentError("missing winner");
@@ -101,6 +93,8 @@ absl::StatusOr<ResultRecord> ToRecord(Battle battle, const ResultLimits& limits)
   record.task = std::move(battle.task).value_or("");
   return record;
 }
+
+namespace {
 
 // Fills in where the record came from: game id "<file name>:<line>".
 ResultRecord& Locate(ResultRecord& record, absl::string_view filename, int64_t line_number) {
@@ -242,7 +236,7 @@ absl::StatusOr<ResultRecord> JsonLineToRecord(simdjson::dom::parser& parser, abs
         absl::StrCat(kInvalid, "the line is ", KindName(document.type())));
   }
   ASSIGN_OR_RETURN(Battle battle, BattleFromJson(object));
-  return ToRecord(std::move(battle), limits);
+  return BattleToRecord(std::move(battle), limits);
 }
 
 // --- CSV ---
@@ -467,7 +461,7 @@ absl::StatusOr<ReadOutput> ParseBattlesCsv(std::string_view content_view,
     }
     absl::StatusOr<Battle> battle = BattleFromRow(row, *columns);
     absl::StatusOr<ResultRecord> record =
-        battle.ok() ? ToRecord(*std::move(battle), limits) : battle.status();
+        battle.ok() ? BattleToRecord(*std::move(battle), limits) : battle.status();
     if (!record.ok()) return WithWhere(record.status(), Where(filename, row.line));
     output.records.push_back(std::move(Locate(*record, filename, row.line)));
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +91,20 @@ absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_vie
 // the score as model_a's score and its negation as model_b's; game id "<file name>:<line>".
 absl::StatusOr<ReadOutput> ParseBattles(std::string_view content, std::string_view filename,
                                         const ResultLimits& limits);
+// One battle's fields, before the checks of BattleToRecord; nullopt = absent.
+struct Battle {
+  std::optional<std::string> model_a;
+  std::optional<std::string> model_b;
+  std::optional<std::string> winner;
+  std::optional<std::string> task;  // question_id if present, else task
+  std::optional<double> score;
+};
+// What ParseBattles makes of one battle's fields, with its checks and their messages (the
+// file and line aside): model_a, model_b and winner present, the models different, a known
+// winner, a score in [-1, 1] that agrees with it, then ValidateResult. game_id and line are
+// left empty. Other front ends (the Python package's DataFrames) share it.
+absl::StatusOr<ResultRecord> BattleToRecord(Battle battle, const ResultLimits& limits);
+
 // The same fields as RFC 4180 CSV: a header line naming the columns (model_a, model_b and
 // winner required; a name twice is an error; unnamed and unknown columns are ignored), then
 // one battle per row with as many fields as the header; an empty field is absent. Quoted

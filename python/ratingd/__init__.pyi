@@ -1,0 +1,33 @@
+# Type stubs of the ratingd package (docs/PYTHON.md).
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas
+
+_Param = int | float | bool | str
+_Standing = str | Sequence[str]
+
+class Leaderboard:
+    def __init__(self, document: dict[str, Any]) -> None: ...
+    @property
+    def method(self) -> str | None: ...
+    @property
+    def ranking(self) -> list[dict[str, Any]]: ...
+    @property
+    def extra(self) -> dict[str, Any]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_pandas(self) -> pandas.DataFrame: ...
+    def __len__(self) -> int: ...
+
+def methods() -> list[dict[str, Any]]: ...
+def rate(
+    data: str | os.PathLike[str] | pandas.DataFrame | Sequence[Sequence[_Standing]],
+    method: str = "elo",
+    *,
+    format: str | None = None,
+    params: Mapping[str, _Param] | None = None,
+    seed: int | None = None,
+    pool: str | None = None,
+) -> Leaderboard: ...
+def read(path: str | os.PathLike[str], format: str | None = None) -> pandas.DataFrame: ...

@@ -1,0 +1,147 @@
+"""rate() against `ratingctl rate`: every method of the method table through a path gives
+the document ratingctl prints (expected values: ratingctl's output on the same file); a
+DataFrame, a results DataFrame, read()'s frame and a list of results give what the
+equivalent file gives; determinism under seed; two threads at once."""
+import json
+import os
+import threading
+
+import pandas as pd
+import pytest
+
+import ratingd
+from conftest import DATA, run_ratingctl, without_clocks
+
+BATTLES = os.path.join(DATA, "battles", "small.jsonl")
+PREFLIB = os.path.join(DATA, "preflib", "00004-00000102.soc")
+SCORES = os.path.join(DATA, "atari", "atari_agent57_table.txt")
+
+
+def inputs_of(method, generated):
+    """The files each method is checked on, by the input it needs."""
+    kind = method["input"]
+    if kind == "scores":
+        return [(SCORES, None)]
+    if kind == "battles":
+        return [(generated["koth"], "battles")]
+    files = [(BATTLES, "battles"), (generated["results"], None)]
+    if kind == "votes":
+        files.append((PREFLIB, None))
+    return files
+
+
+FAST = {"gt-ne": {"max_steps": 300}, "gt-cce": {"max_steps": 300}}
+
+
+@pytest.mark.parametrize("name", [m["name"] for m in ratingd.methods()])
+def test_every_method_matches_ratingctl(name, ratingctl, generated):
+    method = next(m for m in ratingd.methods() if m["name"] == name)
+    params = FAST.get(name, {})
+    for path, fmt in inputs_of(method, generated):
+        args = ["rate", "--method", name, "--input", path, "--seed", "5"]
+        if fmt:
+            args += ["--format", fmt]
+        for k, v in params.items():
+            args += ["--param", "%s=%s" % (k, v)]
+        try:
+            expected = run_ratingctl(ratingctl, *args)
+        except ValueError as e:  # refused by the method (say, an agent limit): the same text
+            with pytest.raises(ValueError) as got:
+                ratingd.rate(path, name, format=fmt, params=params, seed=5)
+            assert str(got.value) == str(e).removeprefix("ratingctl: ")
+            continue
+        board = ratingd.rate(path, name, format=fmt, params=params, seed=5)
+        assert without_clocks(json.loads(json.dumps(board.to_dict()))) == without_clocks(expected)
+
+
+def test_methods_is_the_method_table(ratingctl):
+    assert ratingd.methods() == run_ratingctl(ratingctl, "methods")
+    assert "elo-bt" in ratingd.rate.__doc__ and "sandwich" in ratingd.rate.__doc__
+
+
+def test_a_battles_dataframe_gives_what_its_file_gives():
+    df = pd.read_json(BATTLES, lines=True)
+    for method, params in (("elo", None), ("elo-bt", {"ci": "sandwich"}), ("borda", None)):
+        assert without_clocks(ratingd.rate(df, method, params=params).to_dict()) == \
+            without_clocks(ratingd.rate(BATTLES, method, format="battles", params=params).to_dict())
+
+
+def test_a_battles_csv_frame_and_labels_do_not_matter():
+    df = pd.read_csv(os.path.join(DATA, "battles", "small.csv"))
+    df.index = ["r%d" % i for i in range(len(df))]
+    assert ratingd.rate(df, "elo").to_dict() == \
+        ratingd.rate(os.path.join(DATA, "battles", "small.csv"), "elo").to_dict()
+
+
+def test_read_gives_a_results_frame_that_rates_as_its_file(generated):
+    frame = ratingd.read(generated["results"])
+    assert list(frame.columns) == ["pool", "game_id", "agent", "rank", "weight", "score", "task"]
+    for method in ("elo", "sco", "ml", "elo-bt", "schulze"):
+        want = without_clocks(ratingd.rate(generated["results"], method).to_dict())
+        got = without_clocks(ratingd.rate(frame.drop(columns=["pool"]), method).to_dict())
+        assert got == want, method
+    # A result's rows in another order, and another result's rows between them: the
+    # results keep the order of their first rows, so the ratings do not move.
+    k = int((frame["game_id"] == frame["game_id"].iloc[0]).sum())  # rows of the first result
+    moved = frame.iloc[[1, 0, k] + list(range(2, k)) + list(range(k + 1, len(frame)))]
+    assert moved.iloc[2]["game_id"] != moved.iloc[0]["game_id"] == moved.iloc[3]["game_id"]
+    assert ratingd.rate(moved, "elo").to_dict() == \
+        ratingd.rate(generated["results"], "elo").to_dict()
+
+
+def test_read_numbers_results_without_game_ids():
+    frame = ratingd.read(PREFLIB)
+    assert frame["game_id"].iloc[0] == "00004-00000102.soc#1"
+    assert ratingd.rate(frame, "borda").to_dict()["ranking"] == \
+        ratingd.rate(PREFLIB, "borda").to_dict()["ranking"]
+
+
+def test_a_list_of_results_is_a_jsonl_file_of_them(tmp_path):
+    results = [[["a"], ["b", "c"]], ["c", "a"], [["b"], ["a"]], ["a", ["b", "c"], "d"]]
+    path = tmp_path / "r.jsonl"
+    with open(path, "w") as f:
+        for i, result in enumerate(results):
+            standings = []
+            for place, group in enumerate(result):
+                for name in ([group] if isinstance(group, str) else group):
+                    standings.append({"agent": name, "rank": place + 1})
+            f.write(json.dumps({"pool": "p", "game_id": "g%d" % i, "standings": standings}) + "\n")
+    for method in ("elo", "sco", "ml", "elo-bt", "kemeny"):
+        assert ratingd.rate(results, method).to_dict() == ratingd.rate(str(path), method).to_dict()
+
+
+def test_to_pandas_has_the_columns_the_method_gives():
+    board = ratingd.rate(BATTLES, "elo-bt", format="battles", params={"ci": "sandwich"})
+    df = board.to_pandas()
+    assert list(df.columns)[:3] == ["rank", "agent", "rating"]
+    assert {"ci_low", "ci_high", "rank_low", "rank_high"} <= set(df.columns)
+    assert list(df["agent"]) == [r["agent"] for r in board.to_dict()["ranking"]]
+    assert board.extra["params"]["ci"] == "sandwich"
+    assert list(ratingd.rate(BATTLES, "borda", format="battles").to_pandas().columns) == \
+        ["rank", "agent", "rating"]
+
+
+def test_same_seed_same_document_and_seed_is_echoed(generated):
+    a = ratingd.rate(generated["results"], "sco-fy", seed=7).to_dict()
+    b = ratingd.rate(generated["results"], "sco-fy", seed=7).to_dict()
+    assert without_clocks(a) == without_clocks(b)
+    assert a["extra"]["seed"] == 7
+
+
+def test_two_threads_rate_at_once(generated):
+    want = {m: without_clocks(ratingd.rate(generated["results"], m).to_dict())
+            for m in ("elo-bt", "sco-batch", "ml-exact")}
+    got, errors = {}, []
+
+    def work(method):
+        try:
+            for _ in range(3):
+                got[method] = without_clocks(ratingd.rate(generated["results"], method).to_dict())
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(m,)) for m in want]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and got == want
