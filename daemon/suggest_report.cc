@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/pool_report.h"
 #include "ratings/status_macros.h"
 
 namespace ratingd {
@@ -59,6 +60,24 @@ google::protobuf::Struct SuggestFromPool(const std::string& pool_name, const rat
                             .points = pool.games().points(),
                             .results = pool.results()},
                            request);
+}
+
+absl::StatusOr<google::protobuf::Struct> SuggestForPool(const std::string& pool_name,
+                                                        ratings::Pool& pool,
+                                                        const SuggestRequest& request) {
+  if (request.strategy != ratings::active::SuggestStrategy::kMl) {
+    return SuggestFromPool(pool_name, pool, request);
+  }
+  if (pool.ml() == nullptr || pool.ml()->refused()) {
+    return absl::FailedPreconditionError(
+        pool.ml() == nullptr
+            ? absl::StrCat("strategy ml: ml is off for pool '", pool_name, "'")
+            : absl::StrCat("strategy ml: ml is off for pool '", pool_name,
+                           "': ", pool.index().size(),
+                           " agents exceed max_agents=", pool.ml()->options().max_agents));
+  }
+  ASSIGN_OR_RETURN(const v1::RatingReport report, PoolReport(ratings::Model::kMl, pool, 0, 0));
+  return SuggestFromMlReport(pool_name, pool.results(), report, request);
 }
 
 absl::StatusOr<google::protobuf::Struct> SuggestFromMlReport(const std::string& pool_name,

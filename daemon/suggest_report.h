@@ -50,6 +50,13 @@ absl::StatusOr<google::protobuf::Struct> SuggestFromMlReport(const std::string& 
                                                              const v1::RatingReport& report,
                                                              const SuggestRequest& request);
 
+// What `ratingctl suggest` answers for a pool named `pool_name`: uniform and ucb from its
+// counts, ml from PoolReport(kMl, pool) (which solves on `pool`: pass a copy to keep the
+// pool's own ml state). FailedPrecondition if ml was refused for the pool's size.
+absl::StatusOr<google::protobuf::Struct> SuggestForPool(const std::string& pool_name,
+                                                        ratings::Pool& pool,
+                                                        const SuggestRequest& request);
+
 // The number of entries in a suggest document's `suggestions`.
 size_t SuggestionCount(const google::protobuf::Struct& document);
 

@@ -6,7 +6,6 @@
 #include "daemon/methods/method_registry.h"
 #include "daemon/methods/online_methods.h"
 #include "daemon/methods/read_input.h"
-#include "daemon/pool_report.h"
 #include "ratings/model.h"
 #include "ratings/pool.h"
 #include "ratings/status_macros.h"
@@ -37,16 +36,7 @@ absl::StatusOr<google::protobuf::Struct> RunSuggest(const SuggestConfig& config)
           absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
     }
   }
-  if (config.request.strategy != ratings::active::SuggestStrategy::kMl) {
-    return SuggestFromPool(name, pool, config.request);
-  }
-  if (pool.ml()->refused()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("strategy ml: ml is off for pool '", name, "': ", pool.index().size(),
-                     " agents exceed max_agents=", pool.ml()->options().max_agents));
-  }
-  ASSIGN_OR_RETURN(const v1::RatingReport report, PoolReport(ratings::Model::kMl, pool, 0, 0));
-  return SuggestFromMlReport(name, pool.results(), report, config.request);
+  return SuggestForPool(name, pool, config.request);
 }
 
 }  // namespace ratingd

@@ -6,6 +6,7 @@
     ratingd.methods()          # every method and its parameters (`ratingctl methods`)
 """
 from ._leaderboard import Leaderboard
+from ._online import OnlinePool
 from ._rate import methods, rate, read
 
-__all__ = ["Leaderboard", "methods", "rate", "read"]
+__all__ = ["Leaderboard", "OnlinePool", "methods", "rate", "read"]

@@ -283,27 +283,36 @@ def _result_records(df):
     return records
 
 
+def _standings(result, where):
+    """[(agent, rank)] of one result given best first: each standing an agent name or a
+    list of tied names (rank = its place, from 1)."""
+    if isinstance(result, (str, bytes)) or not isinstance(result, Sequence):
+        raise TypeError("%s: a list of standings best first, not %s"
+                        % (where, type(result).__name__))
+    out = []
+    for place, group in enumerate(result):
+        members = [group] if isinstance(group, str) else group
+        if isinstance(members, bytes) or not isinstance(members, Sequence):
+            raise TypeError("%s[%d]: an agent name or a list of tied names, not %s"
+                            % (where, place, type(group).__name__))
+        for name in members:
+            if not isinstance(name, str):
+                raise TypeError("%s[%d]: agent names are strings, not %s"
+                                % (where, place, type(name).__name__))
+            out.append((name, place + 1))
+    return out
+
+
 def _sequence_records(results):
     agents, index = [], {}
     starts, agent, rank = [0], [], []
     for r, result in enumerate(results):
-        if isinstance(result, (str, bytes)) or not isinstance(result, Sequence):
-            raise TypeError("results[%d]: a list of standings best first, not %s"
-                            % (r, type(result).__name__))
-        for place, group in enumerate(result):
-            members = [group] if isinstance(group, str) else group
-            if isinstance(members, (bytes,)) or not isinstance(members, Sequence):
-                raise TypeError("results[%d][%d]: an agent name or a list of tied names, not %s"
-                                % (r, place, type(group).__name__))
-            for name in members:
-                if not isinstance(name, str):
-                    raise TypeError("results[%d][%d]: agent names are strings, not %s"
-                                    % (r, place, type(name).__name__))
-                if name not in index:
-                    index[name] = len(agents)
-                    agents.append(name)
-                agent.append(index[name])
-                rank.append(place + 1)
+        for name, place in _standings(result, "results[%d]" % r):
+            if name not in index:
+                index[name] = len(agents)
+                agents.append(name)
+            agent.append(index[name])
+            rank.append(place)
         starts.append(len(agent))
     n = len(starts) - 1
     as_int = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
@@ -316,7 +325,6 @@ def _sequence_records(results):
         if not found:
             raise
         raise ValueError("results[%s]: %s" % found.groups()) from None
-
 
 rate.__doc__ += "\n    Methods and their parameters (defaults), from the method table:\n\n" + "".join(
     "    " + line + "\n" for line in _core.methods_help().splitlines())

@@ -20,37 +20,11 @@
 #include "daemon/deterministic_json.h"
 #include "daemon/methods/method_registry.h"
 #include "daemon/methods/run_rate.h"
+#include "python/src/records.h"
 #include "ratings/io/read_results.h"
-
-namespace nb = nanobind;
 
 namespace ratingd::python {
 namespace {
-
-template <typename T>
-using Column = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-
-// The records a front end built or a file held, in order; opaque to Python but for its
-// size and its columns (read()).
-struct Records {
-  std::vector<ratings::io::ResultRecord> records;
-  int64_t skipped_votes = 0;
-};
-
-[[noreturn]] void Raise(const absl::Status& status) {
-  throw nb::value_error(std::string(status.message()).c_str());
-}
-
-// A row's problem, for the Python side to name the row by its label: "#<row>: <problem>".
-[[noreturn]] void RaiseAtRow(size_t row, const absl::Status& status) {
-  throw nb::value_error(absl::StrCat("#", row, ": ", status.message()).c_str());
-}
-
-std::string Json(const google::protobuf::Message& message) {
-  absl::StatusOr<std::string> json = DeterministicJson(message);
-  if (!json.ok()) Raise(json.status());
-  return *std::move(json);
-}
 
 RateConfig Config(const std::string& method, std::vector<std::string> params, uint64_t seed,
                   const std::string& pool, uint32_t bootstrap_replicas,
@@ -254,6 +228,7 @@ NB_MODULE(_core, m) {
   m.def("read_file", &ReadFile);
   m.def("records_from_results", &FromResults);
   m.def("records_from_battles", &FromBattles);
+  BindOnlinePool(m);
 }
 
 }  // namespace ratingd::python

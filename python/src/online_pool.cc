@@ -1,0 +1,213 @@
+// ratingd._core.OnlinePool: one pool of ratingd's online models in a notebook (docs/PYTHON.md).
+// The same pool, replicas and reports as ratingd keeps and `ratingctl rate
+// --bootstrap-replicas` prints: results applied in order (ratings::Pool), the bootstrap
+// replicas seeded by the pool's name, each leaderboard PoolReport with AddUncertainty, the
+// ml leaderboard and ml suggestions solved at the call on a copy (as `ratingctl rate --method
+// ml` solves once on the whole stream).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "daemon/model_params.h"
+#include "daemon/param_table.h"
+#include "daemon/pool_report.h"
+#include "daemon/suggest_report.h"
+#include "python/src/records.h"
+#include "ratings/active/suggest.h"
+#include "ratings/model.h"
+#include "ratings/online_bootstrap.h"
+#include "ratings/pool.h"
+
+namespace ratingd::python {
+namespace {
+
+ratings::PoolOptions Options(const std::vector<std::string>& models,
+                             const std::vector<std::string>& params) {
+  ratings::PoolOptions options;
+  options.elo = options.sco = options.ml = false;
+  for (const std::string& name : models) {
+    const std::optional<ratings::Model> model = ratings::ParseModel(name);
+    if (!model.has_value()) {
+      throw nb::value_error(
+          absl::StrCat("models: unknown model '", name, "'; known: elo, sco, ml").c_str());
+    }
+    (*model == ratings::Model::kElo ? options.elo
+     : *model == ratings::Model::kSco ? options.sco
+                                       : options.ml) = true;
+  }
+  // ratingd's --param MODEL.KEY=VALUE.
+  for (const std::string& p : params) {
+    const std::optional<ScopedParam> scoped = SplitScopedParam(p, '.');
+    if (!scoped.has_value() || scoped->assignment.find('=') == std::string::npos) {
+      throw nb::value_error(
+          absl::StrCat("params: '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24").c_str());
+    }
+    if (absl::Status s = ApplyModelParam(scoped->scope, scoped->assignment, options); !s.ok()) {
+      Raise(s);
+    }
+  }
+  return options;
+}
+
+class OnlinePool {
+ public:
+  OnlinePool(std::string name, const std::vector<std::string>& models,
+             const std::vector<std::string>& params, uint32_t replicas,
+             uint64_t provisional_games)
+      : name_(std::move(name)),
+        options_(Options(models, params)),
+        pool_(Created(ratings::Pool::Create(options_))),
+        provisional_games_(provisional_games) {
+    if (replicas > 0 && (options_.elo || options_.sco)) {
+      absl::StatusOr<ratings::OnlineBootstrap> bootstrap = ratings::OnlineBootstrap::Create(
+          {.replicas = replicas, .seed = ratings::NameSeed(name_)},
+          options_.elo ? std::optional(options_.elo_options) : std::nullopt,
+          options_.sco ? std::optional(options_.sco_options) : std::nullopt);
+      if (!bootstrap.ok()) Raise(bootstrap.status());
+      bootstrap_ = *std::move(bootstrap);
+    }
+    replicas_ = replicas;
+  }
+
+  // One result, standings best first as (agent, rank); false if game_id was seen before.
+  bool Add(const std::vector<std::pair<std::string, uint32_t>>& standings,
+           const std::optional<std::string>& game_id, double weight) {
+    if (game_id.has_value() && !seen_.insert(*game_id).second) return false;
+    ratings::Result result;
+    result.weight = weight;
+    for (const auto& [agent, rank] : standings) {
+      result.standings.push_back({agent, rank, std::nullopt});
+    }
+    if (absl::Status s = Apply(result); !s.ok()) {
+      if (game_id.has_value()) seen_.erase(*game_id);
+      Raise(s);
+    }
+    return true;
+  }
+
+  // Records in order (a battles DataFrame's); the count applied. A bad one stops the call
+  // with its position, those before it applied.
+  size_t AddRecords(const Records& records) {
+    size_t applied = 0;
+    absl::Status status;
+    {
+      nb::gil_scoped_release release;
+      for (; applied < records.records.size(); ++applied) {
+        status = Apply(records.records[applied].result);
+        if (!status.ok()) break;
+      }
+    }
+    if (!status.ok()) RaiseAtRow(applied, status);
+    return applied;
+  }
+
+  // The `ratingctl rate --method MODEL` document of the pool.
+  std::string Leaderboard(const std::string& model_name) {
+    const ratings::Model model = ModelOn(model_name);
+    absl::StatusOr<v1::RatingReport> report;
+    {
+      nb::gil_scoped_release release;
+      if (model == ratings::Model::kMl) {
+        ratings::Pool copy = pool_;  // solving moves the pool's ml state
+        report = PoolReport(model, copy, 0, 0);
+      } else {
+        report = PoolReport(model, pool_, 0, 0);
+      }
+      if (report.ok() && replicas_ > 0) {
+        AddUncertainty(model, pool_, bootstrap_ ? &*bootstrap_ : nullptr, provisional_games_,
+                       *report->mutable_ranking());
+      }
+    }
+    if (!report.ok()) Raise(report.status());
+    (*report->mutable_extra()->mutable_fields())["skipped_votes"].set_number_value(0);
+    return Json(*report);
+  }
+
+  // The `ratingctl suggest` document.
+  std::string Suggest(const std::string& strategy, size_t n, double exploration, uint64_t seed) {
+    const std::optional<ratings::active::SuggestStrategy> parsed =
+        ratings::active::ParseSuggestStrategy(strategy);
+    if (!parsed.has_value()) {
+      throw nb::value_error(absl::StrCat("strategy: unknown strategy '", strategy,
+                                         "'; known: uniform, ucb, ml")
+                                .c_str());
+    }
+    if (absl::Status s = ratings::active::CheckExploration(exploration); !s.ok()) Raise(s);
+    const SuggestRequest request{
+        .strategy = *parsed, .n = n, .exploration = exploration, .seed = seed};
+    absl::StatusOr<google::protobuf::Struct> document;
+    {
+      nb::gil_scoped_release release;
+      ratings::Pool copy = pool_;
+      document = SuggestForPool(name_, copy, request);
+    }
+    if (!document.ok()) Raise(document.status());
+    return Json(*document);
+  }
+
+  uint64_t results() const { return pool_.results(); }
+  size_t agents() const { return pool_.index().size(); }
+
+ private:
+  static ratings::Pool Created(absl::StatusOr<ratings::Pool> pool) {
+    if (!pool.ok()) Raise(pool.status());
+    return *std::move(pool);
+  }
+
+  absl::Status Apply(const ratings::Result& result) {
+    absl::Status applied = pool_.Apply(result);
+    if (applied.ok() && bootstrap_) bootstrap_->Update(pool_);
+    return applied;
+  }
+
+  ratings::Model ModelOn(const std::string& name) const {
+    const std::optional<ratings::Model> model = ratings::ParseModel(name);
+    if (!model.has_value()) {
+      throw nb::value_error(
+          absl::StrCat("model: unknown model '", name, "'; known: elo, sco, ml").c_str());
+    }
+    const bool on = *model == ratings::Model::kElo   ? options_.elo
+                    : *model == ratings::Model::kSco ? options_.sco
+                                                     : options_.ml;
+    if (!on) {
+      throw nb::value_error(
+          absl::StrCat("model: '", name, "' is not one of this pool's models").c_str());
+    }
+    return *model;
+  }
+
+  std::string name_;
+  ratings::PoolOptions options_;
+  ratings::Pool pool_;
+  std::optional<ratings::OnlineBootstrap> bootstrap_;
+  uint32_t replicas_ = 0;
+  uint64_t provisional_games_;
+  absl::flat_hash_set<std::string> seen_;
+};
+
+}  // namespace
+
+void BindOnlinePool(nb::module_& m) {
+  nb::class_<OnlinePool>(m, "OnlinePool")
+      .def(nb::init<std::string, const std::vector<std::string>&,
+                    const std::vector<std::string>&, uint32_t, uint64_t>())
+      .def("add", &OnlinePool::Add)
+      .def("add_records", &OnlinePool::AddRecords)
+      .def("leaderboard", &OnlinePool::Leaderboard)
+      .def("suggest", &OnlinePool::Suggest)
+      .def_prop_ro("results", &OnlinePool::results)
+      .def_prop_ro("agents", &OnlinePool::agents);
+}
+
+}  // namespace ratingd::python
