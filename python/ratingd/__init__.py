@@ -5,8 +5,9 @@
     board.to_pandas()          # rank, agent, rating, ci_low, ci_high, ...
     ratingd.methods()          # every method and its parameters (`ratingctl methods`)
 """
+from ._client import Client
 from ._leaderboard import Leaderboard
 from ._online import OnlinePool
 from ._rate import methods, rate, read
 
-__all__ = ["Leaderboard", "OnlinePool", "methods", "rate", "read"]
+__all__ = ["Client", "Leaderboard", "OnlinePool", "methods", "rate", "read"]
