@@ -6,8 +6,10 @@
     ratingd.methods()          # every method and its parameters (`ratingctl methods`)
 """
 from ._client import Client
+from ._commands import evaluate, game, simulate
 from ._leaderboard import Leaderboard
 from ._online import OnlinePool
 from ._rate import methods, rate, read
 
-__all__ = ["Client", "Leaderboard", "OnlinePool", "methods", "rate", "read"]
+__all__ = ["Client", "Leaderboard", "OnlinePool", "evaluate", "game", "methods", "rate", "read",
+           "simulate"]

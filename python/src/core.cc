@@ -229,6 +229,7 @@ NB_MODULE(_core, m) {
   m.def("records_from_results", &FromResults);
   m.def("records_from_battles", &FromBattles);
   BindOnlinePool(m);
+  BindCommands(m);
 }
 
 }  // namespace ratingd::python

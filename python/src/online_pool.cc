@@ -42,9 +42,9 @@ ratings::PoolOptions Options(const std::vector<std::string>& models,
       throw nb::value_error(
           absl::StrCat("models: unknown model '", name, "'; known: elo, sco, ml").c_str());
     }
-    (*model == ratings::Model::kElo ? options.elo
+    (*model == ratings::Model::kElo   ? options.elo
      : *model == ratings::Model::kSco ? options.sco
-                                       : options.ml) = true;
+                                      : options.ml) = true;
   }
   // ratingd's --param MODEL.KEY=VALUE.
   for (const std::string& p : params) {
@@ -63,8 +63,7 @@ ratings::PoolOptions Options(const std::vector<std::string>& models,
 class OnlinePool {
  public:
   OnlinePool(std::string name, const std::vector<std::string>& models,
-             const std::vector<std::string>& params, uint32_t replicas,
-             uint64_t provisional_games)
+             const std::vector<std::string>& params, uint32_t replicas, uint64_t provisional_games)
       : name_(std::move(name)),
         options_(Options(models, params)),
         pool_(Created(ratings::Pool::Create(options_))),
@@ -139,9 +138,9 @@ class OnlinePool {
     const std::optional<ratings::active::SuggestStrategy> parsed =
         ratings::active::ParseSuggestStrategy(strategy);
     if (!parsed.has_value()) {
-      throw nb::value_error(absl::StrCat("strategy: unknown strategy '", strategy,
-                                         "'; known: uniform, ucb, ml")
-                                .c_str());
+      throw nb::value_error(
+          absl::StrCat("strategy: unknown strategy '", strategy, "'; known: uniform, ucb, ml")
+              .c_str());
     }
     if (absl::Status s = ratings::active::CheckExploration(exploration); !s.ok()) Raise(s);
     const SuggestRequest request{
@@ -200,8 +199,8 @@ class OnlinePool {
 
 void BindOnlinePool(nb::module_& m) {
   nb::class_<OnlinePool>(m, "OnlinePool")
-      .def(nb::init<std::string, const std::vector<std::string>&,
-                    const std::vector<std::string>&, uint32_t, uint64_t>())
+      .def(nb::init<std::string, const std::vector<std::string>&, const std::vector<std::string>&,
+                    uint32_t, uint64_t>())
       .def("add", &OnlinePool::Add)
       .def("add_records", &OnlinePool::AddRecords)
       .def("leaderboard", &OnlinePool::Leaderboard)

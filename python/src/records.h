@@ -47,5 +47,7 @@ inline std::string Json(const google::protobuf::Message& message) {
 
 // Binds OnlinePool (online_pool.cc).
 void BindOnlinePool(nb::module_& m);
+// Binds eval, simulate and game (commands.cc).
+void BindCommands(nb::module_& m);
 
 }  // namespace ratingd::python
