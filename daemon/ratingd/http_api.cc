@@ -35,12 +35,14 @@ constexpr char kPageHeaders[] =
 // civetweb's thread types: 0 the master, 1 a worker, 2 an internal one.
 constexpr int kWorkerThread = 1;
 
-// Runs on each civetweb thread as it starts: workers answer at a lower priority than the
-// consumer thread, so that when the cores are busy, ingesting goes first (ARCHITECTURE §3).
-void* LowerWorkerPriority(const struct mg_context* /*ctx*/, int thread_type) {
-  if (thread_type == kWorkerThread) {
-    // Linux applies a thread's own nice value to that thread only; failure leaves it as is.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), HttpApi::kWorkerNice);
+// Runs on each civetweb thread as it starts: workers take the nice value the server's user
+// context points to (ARCHITECTURE.md §3). Linux applies a thread's own nice value to that
+// thread only; failure leaves it as it is.
+void* SetWorkerPriority(const struct mg_context* ctx, int thread_type) {
+  const auto* server = static_cast<const CivetServer*>(mg_get_user_data(ctx));
+  if (thread_type == kWorkerThread && server != nullptr) {
+    const int nice = *static_cast<const int*>(server->getUserContext());
+    if (nice != 0) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice);
   }
   return nullptr;
 }
@@ -223,8 +225,14 @@ class HttpApi::Handler : public CivetHandler {
 
 absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
                                                         const HttpSources& sources,
-                                                        const EventOptions& events) {
+                                                        const EventOptions& events,
+                                                        int worker_nice) {
+  if (worker_nice < 0 || worker_nice > kMaxWorkerNice) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http-nice must be in [0, ", kMaxWorkerNice, "] (got ", worker_nice, ")"));
+  }
   std::unique_ptr<HttpApi> api(new HttpApi());
+  api->worker_nice_ = worker_nice;
   api->events_ = std::make_unique<EventStreams>(sources.views, sources.config, events,
                                                 sources.metrics, &api->answers_);
   api->handler_ = std::make_unique<Handler>(sources, api->events_.get(), &api->answers_);
@@ -236,8 +244,8 @@ absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& addre
       "request_timeout_ms", std::to_string(absl::ToInt64Milliseconds(events.write_timeout))};
   try {
     CivetCallbacks callbacks{};
-    callbacks.init_thread = LowerWorkerPriority;
-    api->server_ = std::make_unique<CivetServer>(options, &callbacks);
+    callbacks.init_thread = SetWorkerPriority;
+    api->server_ = std::make_unique<CivetServer>(options, &callbacks, &api->worker_nice_);
   } catch (const CivetException& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("--http-address=", address, ": cannot listen (", e.what(), ")"));

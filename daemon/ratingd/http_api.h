@@ -34,22 +34,25 @@ struct HttpSources {
 class HttpApi {
  public:
   // Listens on `address` (host:port; port 0 picks a free one), with a thread per possible
-  // event stream besides kRequestThreads for the other requests.
+  // event stream besides kRequestThreads for the other requests. The threads that answer
+  // run at nice `worker_nice` (0..19, --http-nice; ARCHITECTURE.md §3); the rest of the
+  // process keeps its own.
   static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
                                                         const HttpSources& sources,
-                                                        const EventOptions& events = {});
+                                                        const EventOptions& events = {},
+                                                        int worker_nice = 0);
   // Ends the event streams, then stops the server.
   ~HttpApi();
   int port() const { return port_; }
 
   static constexpr size_t kRequestThreads = 8;
-  // The nice value of the threads that answer (the consumer thread keeps 0).
-  static constexpr int kWorkerNice = 19;
+  static constexpr int kMaxWorkerNice = 19;
 
  private:
   HttpApi() = default;
   class Handler;
   AnswerCache answers_;  // before the streams and the handler, which use it
+  int worker_nice_ = 0;
   std::unique_ptr<EventStreams> events_;
   std::unique_ptr<Handler> handler_;
   std::unique_ptr<CivetServer> server_;

@@ -75,6 +75,9 @@ ABSL_FLAG(absl::Duration, events_interval, absl::Seconds(1),
           "/v1/pools/{pool}/events");
 ABSL_FLAG(uint64_t, max_event_streams, 256,
           "event streams open at once (each holds an HTTP thread); the next gets 503");
+ABSL_FLAG(int32_t, http_nice, 0,
+          "nice value (0..19) of the HTTP threads; higher lets ingesting go first when the "
+          "cores are busy, at the cost of the answers' latency");
 ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
@@ -301,7 +304,7 @@ int Serve(const ratingd::DaemonConfig& config) {
                                        .readiness = &(*daemon)->readiness(),
                                        .config = &(*daemon)->config(),
                                        .metrics = &metrics},
-                                      *events);
+                                      *events, absl::GetFlag(FLAGS_http_nice));
   if (!http.ok()) return Fail(std::string(http.status().message()));
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);

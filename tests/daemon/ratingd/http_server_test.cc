@@ -123,7 +123,7 @@ std::vector<std::string> Leaderboards(const std::vector<std::string>& events) {
 }
 
 struct Server {
-  explicit Server(EventOptions events) {
+  explicit Server(EventOptions events, int worker_nice = 0) {
     LivePool& chess = pools.Hold(0, "chess");
     pools.Play(chess, "a", "b");
     pools.Commit("chess", absl::FromUnixSeconds(1));
@@ -131,7 +131,7 @@ struct Server {
     api = *HttpApi::Start(
         "127.0.0.1:0",
         {.views = &pools.store, .readiness = &readiness, .config = &config, .metrics = &metrics},
-        events);
+        events, worker_nice);
   }
   // One more result in chess, committed.
   void Play() {
@@ -281,11 +281,12 @@ TEST(HttpEventsTest, ErrorsComeBeforeAnyStream) {
   EXPECT_EQ(s.metrics.event_streams().Value(), 0);
 }
 
-// The threads that answer run at HttpApi::kWorkerNice; the thread that started the server
-// (like the consumer thread) keeps its own priority. Read from /proc and getpriority, not
-// from our code.
-TEST(HttpApiThreadsTest, WorkersAnswerAtALowerPriorityThanTheRest) {
-  Server s(Fast());
+// With --http-nice, the threads that answer run at that nice value; the thread that started
+// the server (like the consumer thread) keeps its own priority. Read from /proc and
+// getpriority, not from our code.
+TEST(HttpApiThreadsTest, WorkersAnswerAtTheirNiceValueAndTheRestKeepTheirs) {
+  constexpr int kNice = 19;
+  Server s(Fast(), kNice);
   const size_t workers = Fast().max_streams + HttpApi::kRequestThreads;
   size_t lowered = 0;
   for (int attempt = 0; attempt < 100 && lowered < workers; ++attempt) {
@@ -298,7 +299,7 @@ TEST(HttpApiThreadsTest, WorkersAnswerAtALowerPriorityThanTheRest) {
       const id_t tid = static_cast<id_t>(std::stoul(task.path().filename().string()));
       errno = 0;
       const int nice = getpriority(PRIO_PROCESS, tid);
-      if (name == "civetweb-worker" && errno == 0 && nice == HttpApi::kWorkerNice) ++lowered;
+      if (name == "civetweb-worker" && errno == 0 && nice == kNice) ++lowered;
     }
   }
   EXPECT_EQ(lowered, workers);
@@ -306,6 +307,15 @@ TEST(HttpApiThreadsTest, WorkersAnswerAtALowerPriorityThanTheRest) {
   Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
   ASSERT_TRUE(c.ReadUntil("}", std::chrono::seconds(5)));
   EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 200 "));
+  // Out of range: refused, naming the flag.
+  Pools pools;
+  Readiness readiness;
+  const DaemonConfig config = Config();
+  const auto refused = HttpApi::Start(
+      "127.0.0.1:0", {.views = &pools.store, .readiness = &readiness, .config = &config}, Fast(),
+      20);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("--http-nice must be in [0, 19] (got 20)"));
 }
 
 TEST(HttpPageTest, ServesThePageFilesWithAPolicyAndNothingElse) {
