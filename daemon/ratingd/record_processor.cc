@@ -81,6 +81,9 @@ absl::Status RecordProcessor::Process(const ConsumedRecord& record) {
     Log(absl::StrCat("partition ", partition->partition, ": replayed to the committed offset ",
                      partition->replay_until, "; emitting from here"));
     partition->RequestSnapshot();
+    // The replayed state is the committed one: its views are published now, not at the next
+    // commit, which new records may be seconds away from (the instance turns ready first).
+    views_->PublishPartition(*registry_, partition->partition, clock_->Now());
     CaughtUp(*partition);
   }
   return absl::OkStatus();

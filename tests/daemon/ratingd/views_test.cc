@@ -451,6 +451,31 @@ TEST(ViewsPipelineTest, ViewsFollowTheCommitsAndNotTheAbortedTransaction) {
             ExpectedAnswer(*live, Model::kElo, 0, views->pools.at("chess")->committed_at));
 }
 
+// An instance that takes over a partition replays its committed records; once the replay
+// reaches the committed offset, its views show that state at once, before any commit of its
+// own (it turns ready then, and new records may be seconds away). Expected: the 5 results
+// the first instance committed (construction).
+TEST(ViewsPipelineTest, AReplayedPartitionsViewsArePublishedWhenTheReplayEnds) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  const DaemonConfig config = TestConfig(TempSnapshotDir());
+  {
+    Instance a(&broker, config, &clock);
+    a.consumer.Assign({0});
+    AppendGames(broker, 0, "chess", 0, 5);
+    ProcessAndCommit(a, clock);
+    ASSERT_EQ(broker.commits, 1);
+  }
+  Instance b(&broker, TestConfig(TempSnapshotDir()), &clock);
+  b.consumer.Assign({0});
+  b.consumer.PollAll();  // the replay, and no new record: nothing to commit
+  EXPECT_EQ(broker.commits, 1);
+  const std::shared_ptr<const Views> views = b.pipeline.views().Get();
+  ASSERT_TRUE(views->pools.contains("chess"));
+  EXPECT_EQ(views->pools.at("chess")->results, 5u);
+  EXPECT_EQ(views->pools.at("chess")->board(Model::kElo)->sequence(), 5u);
+}
+
 // HTTP threads read the views while the consumer thread commits (run under TSan in CI): each
 // reader sees only whole, committed views, and the results it sees never go backwards.
 TEST(ViewsPipelineTest, ReadersOnOtherThreadsSeeOnlyCommittedViewsInOrder) {
