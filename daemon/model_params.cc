@@ -4,7 +4,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/param_table.h"
 
 namespace ratingd {
 
@@ -107,6 +109,46 @@ google::protobuf::Struct ModelParamsStruct(absl::string_view method,
                                            const ratings::PoolOptions& options) {
   ratings::PoolOptions copy = options;
   return MethodParamTable(method, copy).Values();
+}
+
+absl::Status ApplyScopedModelParams(const std::vector<std::string>& params,
+                                    ratings::PoolOptions& options) {
+  for (const std::string& p : params) {
+    const std::optional<ScopedParam> scoped = SplitScopedParam(p, '.');
+    if (!scoped.has_value() || scoped->assignment.find('=') == std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24"));
+    }
+    absl::Status s = ApplyModelParam(scoped->scope, scoped->assignment, options);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--param: ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyModelList(const std::string& list, ratings::PoolOptions& options) {
+  options.elo = options.sco = options.ml = false;
+  for (absl::string_view m : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+    const std::optional<ratings::Model> model = ratings::ParseModel(m);
+    if (!model.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
+    }
+    switch (*model) {
+      case ratings::Model::kElo:
+        options.elo = true;
+        break;
+      case ratings::Model::kSco:
+        options.sco = true;
+        break;
+      case ratings::Model::kMl:
+        options.ml = true;
+        break;
+    }
+  }
+  if (!options.elo && !options.sco && !options.ml) {
+    return absl::InvalidArgumentError("--models: name at least one");
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace ratingd

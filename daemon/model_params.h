@@ -28,6 +28,15 @@ ParamTable ModelParamTable(ratings::Model model, ratings::PoolOptions& options);
 absl::Status ApplyModelParam(absl::string_view method, absl::string_view assignment,
                              ratings::PoolOptions& options);
 
+// ratingd's --param MODEL.KEY=VALUE items, applied in order. InvalidArgument "--param 'ITEM':
+// expected MODEL.KEY=VALUE, e.g. elo.k=24", or "--param: " and ApplyModelParam's message.
+absl::Status ApplyScopedModelParams(const std::vector<std::string>& params,
+                                    ratings::PoolOptions& options);
+
+// ratingd's --models list ("elo,sco,ml"): exactly those models on. InvalidArgument naming an
+// unknown model, or an empty list.
+absl::Status ApplyModelList(const std::string& list, ratings::PoolOptions& options);
+
 // The known parameter names of `method`, in the order above; empty if the method is unknown.
 std::vector<std::string> ModelParamNames(absl::string_view method);
 

@@ -147,50 +147,11 @@ int Fail(const std::string& message) {
   return 2;
 }
 
-absl::Status ApplyParams(const std::vector<std::string>& params, ratings::PoolOptions& options) {
-  for (const std::string& p : params) {
-    const std::optional<ratingd::ScopedParam> scoped = ratingd::SplitScopedParam(p, '.');
-    if (!scoped.has_value() || scoped->assignment.find('=') == std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--param '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24"));
-    }
-    absl::Status s = ratingd::ApplyModelParam(scoped->scope, scoped->assignment, options);
-    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--param: ", s.message()));
-  }
-  return absl::OkStatus();
-}
-
-// --models: the online models to keep.
-absl::Status ApplyModels(const std::string& list, ratings::PoolOptions& options) {
-  options.elo = options.sco = options.ml = false;
-  for (absl::string_view m : absl::StrSplit(list, ',', absl::SkipEmpty())) {
-    const std::optional<ratings::Model> model = ratings::ParseModel(m);
-    if (!model.has_value()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
-    }
-    switch (*model) {
-      case ratings::Model::kElo:
-        options.elo = true;
-        break;
-      case ratings::Model::kSco:
-        options.sco = true;
-        break;
-      case ratings::Model::kMl:
-        options.ml = true;
-        break;
-    }
-  }
-  if (!options.elo && !options.sco && !options.ml) {
-    return absl::InvalidArgumentError("--models: name at least one");
-  }
-  return absl::OkStatus();
-}
-
 // The flags as a configuration; InvalidArgument naming the flag to fix.
 // The pools' part of the configuration: models, their parameters, limits, replicas.
 absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::LivePoolConfig& pool) {
-  if (absl::Status s = ApplyModels(absl::GetFlag(FLAGS_models), pool.options); !s.ok()) {
+  if (absl::Status s = ratingd::ApplyModelList(absl::GetFlag(FLAGS_models), pool.options);
+      !s.ok()) {
     return s;
   }
   pool.options.limits.max_standings = absl::GetFlag(FLAGS_max_standings);
@@ -213,7 +174,8 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
   if (pool.dedup_window == 0) {
     return absl::InvalidArgumentError("--dedup-window must be >= 1");
   }
-  if (absl::Status s = ApplyParams(line.params, pool.options); !s.ok()) return s;
+  if (absl::Status s = ratingd::ApplyScopedModelParams(line.params, pool.options); !s.ok())
+    return s;
   return absl::OkStatus();
 }
 

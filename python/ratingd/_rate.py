@@ -164,13 +164,18 @@ def _label(labels, i):
 
 def _at_rows(build, labels):
     """build(), with a row's error ("#<position>: problem") named by the row's label."""
+    return _located(build, lambda i: "row %r" % (_label(labels, i),))
+
+
+def _located(build, where):
+    """build(), with an error at a position ("#<position>: problem") named where(position)."""
     try:
         return build()
     except ValueError as e:
         found = _AT_ROW.match(str(e))
         if not found:
             raise
-        raise ValueError("row %r: %s" % (_label(labels, found.group(1)), found.group(2))) from None
+        raise ValueError("%s: %s" % (where(int(found.group(1))), found.group(2))) from None
 
 
 def _codes(column, name, kind, labels):
@@ -316,15 +321,9 @@ def _sequence_records(results):
         starts.append(len(agent))
     n = len(starts) - 1
     as_int = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
-    try:
-        return _core.records_from_results(
-            agents, as_int(starts), as_int(agent), as_int(rank), np.full(len(agent), math.nan),
-            np.ones(n), [], np.full(n, -1, dtype=np.int64), [])
-    except ValueError as e:
-        found = _AT_ROW.match(str(e))
-        if not found:
-            raise
-        raise ValueError("results[%s]: %s" % found.groups()) from None
+    return _located(lambda: _core.records_from_results(
+        agents, as_int(starts), as_int(agent), as_int(rank), np.full(len(agent), math.nan),
+        np.ones(n), [], np.full(n, -1, dtype=np.int64), []), lambda i: "results[%d]" % i)
 
 rate.__doc__ += "\n    Methods and their parameters (defaults), from the method table:\n\n" + "".join(
     "    " + line + "\n" for line in _core.methods_help().splitlines())

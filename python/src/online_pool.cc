@@ -20,7 +20,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "daemon/model_params.h"
-#include "daemon/param_table.h"
 #include "daemon/pool_report.h"
 #include "daemon/suggest_report.h"
 #include "python/src/records.h"
@@ -32,31 +31,12 @@
 namespace ratingd::python {
 namespace {
 
+// The pool's models and parameters as ratingd's --models and --param MODEL.KEY=VALUE.
 ratings::PoolOptions Options(const std::vector<std::string>& models,
                              const std::vector<std::string>& params) {
   ratings::PoolOptions options;
-  options.elo = options.sco = options.ml = false;
-  for (const std::string& name : models) {
-    const std::optional<ratings::Model> model = ratings::ParseModel(name);
-    if (!model.has_value()) {
-      throw nb::value_error(
-          absl::StrCat("models: unknown model '", name, "'; known: elo, sco, ml").c_str());
-    }
-    (*model == ratings::Model::kElo   ? options.elo
-     : *model == ratings::Model::kSco ? options.sco
-                                      : options.ml) = true;
-  }
-  // ratingd's --param MODEL.KEY=VALUE.
-  for (const std::string& p : params) {
-    const std::optional<ScopedParam> scoped = SplitScopedParam(p, '.');
-    if (!scoped.has_value() || scoped->assignment.find('=') == std::string::npos) {
-      throw nb::value_error(
-          absl::StrCat("params: '", p, "': expected MODEL.KEY=VALUE, e.g. elo.k=24").c_str());
-    }
-    if (absl::Status s = ApplyModelParam(scoped->scope, scoped->assignment, options); !s.ok()) {
-      Raise(s);
-    }
-  }
+  if (absl::Status s = ApplyModelList(absl::StrJoin(models, ","), options); !s.ok()) Raise(s);
+  if (absl::Status s = ApplyScopedModelParams(params, options); !s.ok()) Raise(s);
   return options;
 }
 
