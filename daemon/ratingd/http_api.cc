@@ -47,19 +47,23 @@ void* SetWorkerPriority(const struct mg_context* ctx, int thread_type) {
   return nullptr;
 }
 
+// One write per answer, header and body together. The connection stays open for the
+// client's next request (HTTP/1.1 keep-alive, ARCHITECTURE.md §3): Content-Length ends
+// each answer.
 void Reply(struct mg_connection* conn, int status, std::string_view type, std::string_view body,
-           const char* headers = "") {
+           std::string_view headers = "") {
   const char* reason = status == 200   ? "OK"
                        : status == 400 ? "Bad Request"
                        : status == 404 ? "Not Found"
                        : status == 409 ? "Conflict"
                        : status == 503 ? "Service Unavailable"
                                        : "Error";
-  mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: %.*s\r\nContent-Length: %zu\r\n"
-            "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
-            status, reason, static_cast<int>(type.size()), type.data(), body.size(), headers);
-  mg_write(conn, body.data(), body.size());
+  const auto view = [](std::string_view v) { return absl::string_view(v.data(), v.size()); };
+  const std::string answer =
+      absl::StrCat("HTTP/1.1 ", status, " ", reason, "\r\nContent-Type: ", view(type),
+                   "\r\nContent-Length: ", body.size(), "\r\nCache-Control: no-store\r\n",
+                   view(headers), "\r\n", view(body));
+  mg_write(conn, answer.data(), answer.size());
 }
 
 void ReplyJson(struct mg_connection* conn, const QueryReply& reply) {
@@ -239,9 +243,11 @@ absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& addre
   // request_timeout_ms bounds a write too: a stream whose client stops reading is dropped
   // once its socket buffers are full and a write has waited that long.
   const std::vector<std::string> options = {
-      "listening_ports",    address,
-      "num_threads",        std::to_string(events.max_streams + kRequestThreads),
-      "request_timeout_ms", std::to_string(absl::ToInt64Milliseconds(events.write_timeout))};
+      "listening_ports",       address,
+      "num_threads",           std::to_string(events.max_streams + kRequestThreads),
+      "request_timeout_ms",    std::to_string(absl::ToInt64Milliseconds(events.write_timeout)),
+      "enable_keep_alive",     "yes",
+      "keep_alive_timeout_ms", std::to_string(kKeepAliveMs)};
   try {
     CivetCallbacks callbacks{};
     callbacks.init_thread = SetWorkerPriority;

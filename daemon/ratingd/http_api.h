@@ -46,6 +46,8 @@ class HttpApi {
   int port() const { return port_; }
 
   static constexpr size_t kRequestThreads = 8;
+  // How long an idle keep-alive connection holds its thread waiting for the next request.
+  static constexpr int kKeepAliveMs = 500;
   static constexpr int kMaxWorkerNice = 19;
 
  private:

@@ -50,6 +50,10 @@ class Client {
     address.sin_port = htons(static_cast<uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+    Send(target, headers);
+  }
+  // Another GET on the same connection.
+  void Send(const std::string& target, const std::string& headers = "") {
     const std::string request =
         absl::StrCat("GET ", target, " HTTP/1.1\r\nHost: 127.0.0.1\r\n", headers, "\r\n");
     EXPECT_EQ(send(fd_, request.data(), request.size(), MSG_NOSIGNAL),
@@ -318,10 +322,37 @@ TEST(HttpApiThreadsTest, WorkersAnswerAtTheirNiceValueAndTheRestKeepTheirs) {
   EXPECT_THAT(refused.status().message(), HasSubstr("--http-nice must be in [0, 19] (got 20)"));
 }
 
+// Answers keep the connection open for the next request (HTTP/1.1's default), each ended by
+// its Content-Length; a client that asks for "Connection: close" gets it, and an idle
+// connection is closed after HttpApi::kKeepAliveMs.
+TEST(HttpApiKeepAliveTest, OneConnectionCarriesManyAnswersUntilIdleOrAskedToClose) {
+  Server s(Fast());
+  Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
+  ASSERT_TRUE(c.ReadUntil("}\n", std::chrono::seconds(5)));
+  const std::string first = c.received();
+  EXPECT_THAT(first, StartsWith("HTTP/1.1 200 OK\r\n"));
+  EXPECT_THAT(first, ::testing::Not(HasSubstr("Connection: close")));
+  const size_t head = first.find("\r\n\r\n") + 4;
+  EXPECT_THAT(first, HasSubstr(absl::StrCat("Content-Length: ", first.size() - head, "\r\n")));
+  c.Send("/healthz");
+  ASSERT_TRUE(c.ReadUntil("ok\n", std::chrono::seconds(5)));
+  EXPECT_EQ(c.received().substr(first.size()),
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
+            "Cache-Control: no-store\r\n\r\nok\n");
+  // Idle: closed by the server after its keep-alive time, not long after.
+  const Steady::time_point idle = Steady::now();
+  ASSERT_TRUE(c.ReadToEnd(std::chrono::seconds(5)));
+  EXPECT_GE(Steady::now() - idle, std::chrono::milliseconds(HttpApi::kKeepAliveMs / 2));
+  // Asked to close: closed after the first answer, at once.
+  Client once(s.api->port(), "/healthz", "Connection: close\r\n");
+  ASSERT_TRUE(once.ReadToEnd(std::chrono::milliseconds(HttpApi::kKeepAliveMs / 2)));
+  EXPECT_THAT(once.received(), ::testing::EndsWith("\r\n\r\nok\n"));
+}
+
 TEST(HttpPageTest, ServesThePageFilesWithAPolicyAndNothingElse) {
   Server s(Fast());
   for (const WebAsset& asset : WebAssets()) {
-    Client c(s.api->port(), std::string(asset.path));
+    Client c(s.api->port(), std::string(asset.path), "Connection: close\r\n");
     ASSERT_TRUE(c.ReadUntil("\r\n\r\n", std::chrono::seconds(5))) << asset.path;
     const size_t head = c.received().find("\r\n\r\n") + 4;
     ASSERT_TRUE(c.ReadToEnd(std::chrono::seconds(5))) << asset.path;
