@@ -3,6 +3,7 @@
 
     http_hammer_bench.py --ratingd BIN --ratingctl BIN [--results N] [--rounds 3]
         [--clients 8] [--streams 50] [--rate 2000] [--phases quiet,hammered,paced]
+        [--ratingd-flags '--http-nice=19']
 
 Needs a running broker ($KAFKA_DIR/bootstrap). The input: N 2-player results over 10 pools of
 100 agents and 2 pools of 400 agents ("big0", "big1"). Each round runs three fresh ratingd
@@ -11,7 +12,8 @@ already on its topic: "quiet", with no HTTP client; "hammered", with `--clients`
 looping on GET /v1/pools/big{0,1}/leaderboard?model=ml, as many on ?model=elo, and
 `--streams` open event streams (/v1/pools/{pool}/events, read as they come); and "paced",
 with leaderboard requests (elo and ml, limit 10, the 12 pools in turn) sent at `--rate` per
-second while ingesting, each timed from connect to the end of the answer. The figure of a
+second while ingesting, each timed from its request to the end of its answer (wrk, on
+connections kept alive). The figure of a
 phase is the results applied per second from the first to the last (its /metrics); paced
 also gives the answers' latency percentiles. Prints one JSON document with every phase, the
 medians, hammered/quiet and the median p99 of paced.
@@ -19,10 +21,12 @@ medians, hammered/quiet and the median p99 of paced.
 import argparse
 import collections
 import json
+import math
 import os
 import random
 import re
 import selectors
+import shlex
 import socket
 import subprocess
 import sys
@@ -50,7 +54,10 @@ def generate(path, n, seed):
 # so that what slows ratingd is its answering, not the load generator (CLIENT_NICE=0 to
 # compare). The paced client, which times the answers, keeps the normal priority.
 CLIENT_NICE = int(os.environ.get("CLIENT_NICE", "19"))
-PACED_CONNECTIONS = 10
+# The paced client: each connection waits PACED_WAIT_MS after an answer; wrk's timer and
+# the answer add about a millisecond more per cycle here, so ceil(rate * (wait + 1) / 1000)
+# connections come near `rate`. The phase reports the rate it got.
+PACED_WAIT_MS = 10
 POOLS = ["p%d" % k for k in range(10)] + ["big0", "big1"]
 
 
@@ -132,7 +139,7 @@ def phase(a, brokers, work, backlog, name, clients):
            "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
            "--topic-partitions=1", "--snapshot-dir=" + os.path.join(work, tag),
            "--http-address=127.0.0.1:%d" % http_port,
-           "--metrics-address=127.0.0.1:%d" % metrics_port]
+           "--metrics-address=127.0.0.1:%d" % metrics_port] + shlex.split(a.ratingd_flags)
     broker_sh = os.environ.get("KAFKA_BROKER_SH", os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy", "kafka", "broker.sh"))
     subprocess.run(["bash", broker_sh, "topic", topics["results"], "1"],
@@ -150,11 +157,9 @@ def phase(a, brokers, work, backlog, name, clients):
         threads.append(threading.Thread(target=streams,
                                         args=(http_port, stop, a.streams, events), daemon=True))
     elif name == "paced":
-        # Each connection waits 1000 * PACED_CONNECTIONS / rate ms after an answer: the rate
-        # is a little under `rate`, by the answers' own time; the phase reports what it was.
-        wait_ms = max(1, round(1000 * PACED_CONNECTIONS / a.rate))
-        threads = [threading.Thread(target=wrk, args=(http_port, stop, statuses,
-                                                      PACED_CONNECTIONS, "elo", wait_ms, runs),
+        connections = math.ceil(a.rate * (PACED_WAIT_MS + 1) / 1000)
+        threads = [threading.Thread(target=wrk, args=(http_port, stop, statuses, connections,
+                                                      "elo", PACED_WAIT_MS, runs),
                                     daemon=True)]
     for t in threads:
         t.start()
@@ -187,6 +192,8 @@ def main():
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--streams", type=int, default=50)
     ap.add_argument("--rate", type=float, default=2000)
+    ap.add_argument("--ratingd-flags", default="",
+                    help="more ratingd flags for every phase (e.g. --http-nice=19)")
     ap.add_argument("--phases", default="quiet,hammered,paced",
                     help="which phases each round runs, in order")
     a = ap.parse_args()
@@ -207,7 +214,7 @@ def main():
     quiet, hammered = median("quiet"), median("hammered")
     p99 = sorted(p["latency_ms"]["p99"] for p in phases if "latency_ms" in p)
     print(json.dumps({"results": a.results, "clients": a.clients, "streams": a.streams,
-                      "rate": a.rate, "rounds": a.rounds,
+                      "rate": a.rate, "rounds": a.rounds, "ratingd_flags": a.ratingd_flags,
                       "quiet_median": quiet, "hammered_median": hammered,
                       "hammered_over_quiet": round(hammered / quiet, 3) if quiet and hammered
                       else None,
