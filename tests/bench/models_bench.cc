@@ -1,4 +1,5 @@
-// Online update throughput of the three models (docs/CONTRACTS.md §5 rows 1-3). Results are
+// Online update throughput of the models (docs/CONTRACTS.md §5 rows 1-3; Glicko-2, MODELS.md
+// §10). Results are
 // pre-generated with random distinct agents and cycled through, so the timed loop is the
 // model update alone (or, for BM_PoolApply, validation + interning + all models).
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "ratings/elo.h"
+#include "ratings/glicko2.h"
 #include "ratings/maximal_lottery.h"
 #include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
@@ -87,6 +89,24 @@ void BM_ScoUpdate(benchmark::State& state) {
   Sco sco = *Sco::Create({});
   RunModel(state, sco);
   benchmark::DoNotOptimize(sco.Rating(0));
+}
+
+// Glicko-2 (docs/MODELS.md §10): each result a minute of event time after the last, so
+// every agent's deviation grows before its period.
+void BM_Glicko2Update(benchmark::State& state) {
+  Glicko2 glicko2 = *Glicko2::Create({});
+  const auto agents = static_cast<size_t>(state.range(0));
+  const Stream stream = MakeStream(agents, static_cast<size_t>(state.range(1)));
+  glicko2.Resize(agents);
+  absl::Time time = absl::FromUnixSeconds(1'700'000'000);
+  size_t i = 0;
+  for (auto _ : state) {
+    time += absl::Minutes(1);
+    glicko2.Update(stream.At(i), time);
+    i = (i + 1) & (kStream - 1);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+  benchmark::DoNotOptimize(glicko2.Rating(0));
 }
 
 // ML keeps dense margins, so it is refused above max_agents (4096 by default): measured
@@ -193,6 +213,7 @@ void MlSizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_EloUpdate)->ArgNames({"agents", "k"})->Apply(Sizes);
 BENCHMARK(BM_ScoUpdate)->ArgNames({"agents", "k"})->Apply(Sizes);
+BENCHMARK(BM_Glicko2Update)->ArgNames({"agents", "k"})->Apply(Sizes);
 BENCHMARK(BM_MlMarginsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_AllModelsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_PoolApply)->ArgNames({"agents", "k"})->Apply(MlSizes);
