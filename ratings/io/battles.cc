@@ -16,6 +16,7 @@
 #include "absl/strings/strip.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "ratings/io/event_time.h"
 #include "ratings/io/parallel_lines.h"
 #include "ratings/io/read_results.h"
 #include "ratings/status_macros.h"
@@ -88,6 +89,9 @@ absl::StatusOr<ResultRecord> BattleToRecord(Battle battle, const ResultLimits& l
     RETURN_IF_ERROR(CheckScore(*battle.score, *battle.winner));
     record.result.standings[0].score = *battle.score;
     record.result.standings[1].score = -*battle.score;
+  }
+  if (battle.tstamp.has_value()) {
+    ASSIGN_OR_RETURN(record.event_time, EventTimeFromSeconds(*battle.tstamp, "tstamp"));
   }
   RETURN_IF_ERROR(ValidateResult(record.result, limits));
   record.task = std::move(battle.task).value_or("");
@@ -191,7 +195,19 @@ absl::StatusOr<std::optional<double>> ScoreField(const simdjson::dom::object& ob
   return number;
 }
 
-// The fields of one JSON object; judge, tstamp and unknown fields are not read.
+// tstamp when it is a number; a value of another type is not read (read_results.h).
+std::optional<double> TstampField(const simdjson::dom::object& object) {
+  const std::optional<simdjson::dom::element> value = Field(object, "tstamp");
+  double number = 0;
+  if (!value.has_value() || !IsNumber(value->type()) ||
+      value->get_double().get(number) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
+  return number;
+}
+
+// The fields of one JSON object; judge, a tstamp that is not a number and unknown fields
+// are not read.
 absl::StatusOr<Battle> BattleFromJson(const simdjson::dom::object& object) {
   Battle battle;
   ASSIGN_OR_RETURN(battle.model_a, StringField(object, "model_a"));
@@ -201,6 +217,7 @@ absl::StatusOr<Battle> BattleFromJson(const simdjson::dom::object& object) {
   ASSIGN_OR_RETURN(std::optional<std::string> task, IdField(object, "task"));
   battle.task = question_id.has_value() ? std::move(question_id) : std::move(task);
   ASSIGN_OR_RETURN(battle.score, ScoreField(object));
+  battle.tstamp = TstampField(object);
   return battle;
 }
 
@@ -343,6 +360,7 @@ struct Columns {
   int question_id = -1;
   int task = -1;
   int score = -1;
+  int tstamp = -1;
   size_t count = 0;  // fields per row
 };
 
@@ -353,7 +371,8 @@ absl::StatusOr<Columns> ParseHeader(const CsvRow& header) {
   const std::pair<absl::string_view, int*> known[] = {
       {"model_a", &columns.model_a}, {"model_b", &columns.model_b},
       {"winner", &columns.winner},   {"question_id", &columns.question_id},
-      {"task", &columns.task},       {"score", &columns.score}};
+      {"task", &columns.task},       {"score", &columns.score},
+      {"tstamp", &columns.tstamp}};
   for (size_t i = 0; i < header.fields.size(); ++i) {
     const absl::string_view name = header.fields[i];
     if (name.empty()) continue;  // an unnamed column (a spreadsheet's index): ignored
@@ -401,6 +420,11 @@ absl::StatusOr<Battle> BattleFromRow(const CsvRow& row, const Columns& columns) 
       return absl::InvalidArgumentError(absl::StrCat("score '", *score, "' is not a number"));
     }
     battle.score = value;
+  }
+  // As in JSONL, a tstamp that is not a number is not read.
+  if (const std::optional<std::string> tstamp = CsvField(row, columns.tstamp)) {
+    double value = 0;
+    if (absl::SimpleAtod(*tstamp, &value)) battle.tstamp = value;
   }
   return battle;
 }

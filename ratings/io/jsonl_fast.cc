@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/time/civil_time.h"
 #include "simdjson.h"
 
 namespace ratings::io {
@@ -178,36 +179,54 @@ int DaysInMonth(int year, int month) {
 
 }  // namespace
 
-bool IsPlainTimestamp(std::string_view text) {
+std::optional<absl::Time> PlainTimestamp(std::string_view text) {
   size_t pos = 0;
   const int year = Digits(text, &pos, 4);
-  if (year < 1 || !Expect(text, &pos, '-')) return false;
+  if (year < 1 || !Expect(text, &pos, '-')) return std::nullopt;
   const int month = Digits(text, &pos, 2);
-  if (month < 1 || month > 12 || !Expect(text, &pos, '-')) return false;
+  if (month < 1 || month > 12 || !Expect(text, &pos, '-')) return std::nullopt;
   const int day = Digits(text, &pos, 2);
-  if (day < 1 || day > DaysInMonth(year, month) || !Expect(text, &pos, 'T')) return false;
+  if (day < 1 || day > DaysInMonth(year, month) || !Expect(text, &pos, 'T')) return std::nullopt;
   const int hour = Digits(text, &pos, 2);
-  if (hour < 0 || hour > 23 || !Expect(text, &pos, ':')) return false;
+  if (hour < 0 || hour > 23 || !Expect(text, &pos, ':')) return std::nullopt;
   const int minute = Digits(text, &pos, 2);
-  if (minute < 0 || minute > 59 || !Expect(text, &pos, ':')) return false;
+  if (minute < 0 || minute > 59 || !Expect(text, &pos, ':')) return std::nullopt;
   const int second = Digits(text, &pos, 2);
-  if (second < 0 || second > 59) return false;
+  if (second < 0 || second > 59) return std::nullopt;
+  int64_t nanos = 0;
   if (Expect(text, &pos, '.')) {
     size_t digits = 0;
     while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (digits < 9) nanos = nanos * 10 + (text[pos] - '0');
       ++pos;
       ++digits;
     }
-    if (digits < 1 || digits > 9) return false;
+    if (digits < 1 || digits > 9) return std::nullopt;
+    for (size_t i = digits; i < 9; ++i) nanos *= 10;
   }
-  if (Expect(text, &pos, 'Z')) return pos == text.size();
-  if (!Expect(text, &pos, '+') && !Expect(text, &pos, '-')) return false;
+  const absl::Time local =
+      absl::FromCivil(absl::CivilSecond(year, month, day, hour, minute, second),
+                      absl::UTCTimeZone()) +
+      absl::Nanoseconds(nanos);
+  if (Expect(text, &pos, 'Z')) {
+    if (pos != text.size()) return std::nullopt;
+    return local;
+  }
+  const bool east = Expect(text, &pos, '+');
+  if (!east && !Expect(text, &pos, '-')) return std::nullopt;
   const int offset_hours = Digits(text, &pos, 2);
-  if (offset_hours < 0 || offset_hours > 23 || !Expect(text, &pos, ':')) return false;
+  if (offset_hours < 0 || offset_hours > 23 || !Expect(text, &pos, ':')) return std::nullopt;
   const int offset_minutes = Digits(text, &pos, 2);
-  if (offset_minutes < 0 || offset_minutes > 59 || pos != text.size()) return false;
-  return (offset_hours == 0 && offset_minutes == 0) || (year >= 2 && year <= 9998);
+  if (offset_minutes < 0 || offset_minutes > 59 || pos != text.size()) return std::nullopt;
+  if ((offset_hours != 0 || offset_minutes != 0) && (year < 2 || year > 9998)) {
+    return std::nullopt;
+  }
+  // Local time = UTC + offset.
+  const absl::Duration offset = absl::Hours(offset_hours) + absl::Minutes(offset_minutes);
+  return east ? local - offset : local + offset;
 }
+
+bool IsPlainTimestamp(std::string_view text) { return PlainTimestamp(text).has_value(); }
 
 FastGameResultReader::FastGameResultReader() : parser_(std::make_unique<Parser>()) {}
 FastGameResultReader::~FastGameResultReader() = default;
@@ -233,9 +252,11 @@ bool FastGameResultReader::Read(std::string_view line, ResultRecord& record) {
         ok = ReadString(field.value, record.task);
         break;
       case kEventTime: {
-        // Checked for protobuf's sake only: a ResultRecord has no event time.
         std::string_view text;
-        ok = field.value.get_string().get(text) == SUCCESS && IsPlainTimestamp(text);
+        if (field.value.get_string().get(text) == SUCCESS) {
+          record.event_time = PlainTimestamp(text);
+          ok = record.event_time.has_value();
+        }
         break;
       }
       case kStandings:

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string_view>
 
+#include "absl/time/time.h"
 #include "ratings/io/read_results.h"
 
 namespace ratings::io {
@@ -32,7 +34,7 @@ class FastGameResultReader {
   FastGameResultReader& operator=(const FastGameResultReader&) = delete;
 
   // True: `record` (which must be default-constructed) holds the pool, game id, task,
-  // standings and weight that JsonStringToMessage and RecordFromProto would give, and
+  // standings, weight and event time that JsonStringToMessage and RecordFromProto would give, and
   // protobuf would accept the line; nothing is validated and the line number is not set.
   // False: the line is outside the plain kind; `record` is then unspecified.
   bool Read(std::string_view line, ResultRecord& record);
@@ -49,5 +51,8 @@ class FastGameResultReader {
 // instant stays inside the range a google.protobuf.Timestamp holds. protobuf accepts each
 // of these; it accepts some other forms too, which the fast path leaves to it.
 bool IsPlainTimestamp(std::string_view text);
+// The instant of a plain timestamp (as protobuf reads it: the local time minus the offset,
+// to the nanosecond); nullopt when it is not of the plain kind.
+std::optional<absl::Time> PlainTimestamp(std::string_view text);
 
 }  // namespace ratings::io

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "ratings/result.h"
 
 namespace ratings::io {
@@ -26,6 +27,9 @@ struct ResultRecord {
   std::string task;     // JSONL: the task field; scores: the task (first column); battles:
                         // question_id, else task
   int64_t line = 0;     // 1-based line of the file it came from (CSV: where the row starts)
+  // JSONL: the GameResult's event_time; battles: tstamp, when it is a number (seconds since
+  // the Unix epoch). nullopt when absent, and for the other formats.
+  std::optional<absl::Time> event_time;
 };
 
 struct ReadOutput {
@@ -86,7 +90,9 @@ absl::StatusOr<ReadOutput> ParseScores(std::string_view content, std::string_vie
 // (parsed and fully validated by simdjson; unknown fields of any type are ignored, blank
 // lines skipped) with model_a, model_b (strings), winner (model_a, model_b,
 // tie or tie (bothbad)), optional question_id or task (string or integer), score (a number
-// in [-1, 1] whose sign agrees with winner), judge and tstamp (not read); null = absent.
+// in [-1, 1] whose sign agrees with winner), tstamp (a number of seconds since the Unix
+// epoch, the record's event time; a value of another type is not read) and judge (not
+// read); null = absent.
 // Each line becomes the result {model_a, model_b} with ranks 1/2, 2/1 or 1/1 and weight 1,
 // the score as model_a's score and its negation as model_b's; game id "<file name>:<line>".
 absl::StatusOr<ReadOutput> ParseBattles(std::string_view content, std::string_view filename,
@@ -98,10 +104,12 @@ struct Battle {
   std::optional<std::string> winner;
   std::optional<std::string> task;  // question_id if present, else task
   std::optional<double> score;
+  std::optional<double> tstamp;  // seconds since the Unix epoch
 };
 // What ParseBattles makes of one battle's fields, with its checks and their messages (the
 // file and line aside): model_a, model_b and winner present, the models different, a known
-// winner, a score in [-1, 1] that agrees with it, then ValidateResult. game_id and line are
+// winner, a score in [-1, 1] that agrees with it, a tstamp inside the range of a
+// google.protobuf.Timestamp (years 1 to 9999), then ValidateResult. game_id and line are
 // left empty. Other front ends (the Python package's DataFrames) share it.
 absl::StatusOr<ResultRecord> BattleToRecord(Battle battle, const ResultLimits& limits);
 

@@ -38,6 +38,10 @@ TEST(BattlesCsvTest, RowsBecomeBattles) {
     EXPECT_EQ(out->records[i].game_id, absl::StrCat("arena.csv:", i + 2));
     EXPECT_EQ(out->records[i].task, absl::StrCat("q", i + 1));
   }
+  // tstamp, where there is one, is the event time.
+  EXPECT_EQ(out->records[0].event_time, absl::FromUnixSeconds(1682351591));
+  EXPECT_EQ(out->records[1].event_time, absl::FromUnixSeconds(1682351592));
+  EXPECT_FALSE(out->records[2].event_time.has_value());
 }
 
 TEST(BattlesCsvTest, ScoreTaskAndEmptyFieldsAbsent) {

@@ -102,18 +102,40 @@ TEST(BattlesTest, UnknownFieldsOfAnyTypeAndJudgeTstampIgnored) {
   ASSERT_THAT(out, IsOk());
   ASSERT_EQ(out->records.size(), 1u);
   ExpectBattle(out->records[0], "a", 2, "b", 1);
-  // judge and tstamp may be any JSON value.
-  EXPECT_THAT(ParseBattles(R"({"model_a":"a","model_b":"b","winner":"tie","judge":{"id":3},)"
-                           R"("tstamp":"2024-01-01"})",
-                           "u.jsonl", ResultLimits()),
-              IsOk());
+  // tstamp, a number of seconds, is the event time to the microsecond (the double 1682351591.1
+  // parses to is 1682351591.099999904632568359375, exact in Python's Decimal).
+  EXPECT_EQ(out->records[0].event_time,
+            absl::FromUnixSeconds(1682351591) + absl::Milliseconds(100));
+  // judge may be any JSON value, and tstamp too: a tstamp that is not a number is not read.
+  out = ParseBattles(R"({"model_a":"a","model_b":"b","winner":"tie","judge":{"id":3},)"
+                     R"("tstamp":"2024-01-01"})",
+                     "u.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  EXPECT_FALSE(out->records[0].event_time.has_value());
+}
+
+// A numeric tstamp outside the years 1 to 9999 (what a google.protobuf.Timestamp holds):
+// refused, with the file, the line and the value.
+TEST(BattlesTest, TstampOutsideTheTimestampRange) {
+  EXPECT_THAT(ParseBattles("\n"
+                           R"({"model_a":"a","model_b":"b","winner":"tie","tstamp":1e12})",
+                           "t.jsonl", ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "t.jsonl:2: tstamp 1e+12 is not a time in seconds since the Unix epoch "
+                       "from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z"));
+  absl::StatusOr<ReadOutput> out =
+      ParseBattles(R"({"model_a":"a","model_b":"b","winner":"tie","tstamp":-62135596800})",
+                   "t.jsonl", ResultLimits());
+  ASSERT_THAT(out, IsOk());
+  EXPECT_EQ(out->records[0].event_time,
+            absl::FromCivil(absl::CivilSecond(1, 1, 1, 0, 0, 0), absl::UTCTimeZone()));
 }
 
 // JSON allows integers of any length; an unread field may hold one beyond 64 bits, and a
 // question_id beyond 2^53 is refused with its own message, not as malformed JSON.
 TEST(BattlesTest, IntegersBeyondSixtyFourBits) {
   absl::StatusOr<ReadOutput> out = ParseBattles(
-      R"({"model_a":"a","model_b":"b","winner":"model_a","tstamp":123456789012345678901234567890,)"
+      R"({"model_a":"a","model_b":"b","winner":"model_a","n":123456789012345678901234567890,)"
       R"("meta":[-99999999999999999999999]})",
       "u.jsonl", ResultLimits());
   ASSERT_THAT(out, IsOk());

@@ -33,9 +33,12 @@ TEST(GameResultProtoTest, FromProtoMapsEveryField) {
   message.set_task("openings");
   message.set_weight(2.5);
   message.mutable_standings(0)->set_score(10.5);
+  message.mutable_event_time()->set_seconds(1'700'000'000);
+  message.mutable_event_time()->set_nanos(5);
 
   absl::StatusOr<ResultRecord> record = FromProto(message, ResultLimits());
   ASSERT_THAT(record, IsOk());
+  EXPECT_EQ(record->event_time, absl::FromUnixNanos(1'700'000'000'000'000'005));
   EXPECT_EQ(record->pool, "chess");
   EXPECT_EQ(record->game_id, "g1");
   EXPECT_EQ(record->task, "openings");
@@ -54,6 +57,7 @@ TEST(GameResultProtoTest, UnsetWeightMeansOne) {
   absl::StatusOr<ResultRecord> record = FromProto(TwoPlayerGame(), ResultLimits());
   ASSERT_THAT(record, IsOk());
   EXPECT_EQ(record->result.weight, 1.0);
+  EXPECT_FALSE(record->event_time.has_value());
 }
 
 TEST(GameResultProtoTest, RoundTripIsExact) {
@@ -61,7 +65,9 @@ TEST(GameResultProtoTest, RoundTripIsExact) {
   message.set_task("t");
   message.set_weight(1.0);
   message.mutable_standings(1)->set_score(-3.25);
-  message.mutable_standings(1)->set_rank(1);  // a tie
+  message.mutable_standings(1)->set_rank(1);                   // a tie
+  message.mutable_event_time()->set_seconds(-62'135'596'800);  // 0001-01-01T00:00:00Z
+  message.mutable_event_time()->set_nanos(999'999'999);
 
   absl::StatusOr<ResultRecord> record = FromProto(message, ResultLimits());
   ASSERT_THAT(record, IsOk());
@@ -85,6 +91,18 @@ TEST(GameResultProtoTest, ToProtoAlwaysSetsWeight) {
   EXPECT_FALSE(message.standings(0).has_score());
   EXPECT_TRUE(message.standings(1).has_score());
   EXPECT_EQ(message.standings(1).score(), 7.0);
+}
+
+// Outside the range a Timestamp holds (possible on the wire, not in JSON): refused, named.
+TEST(GameResultProtoTest, EventTimeOutsideTheTimestampRange) {
+  ratingd::v1::GameResult message = TwoPlayerGame();
+  message.mutable_event_time()->set_seconds(253'402'300'800);  // 10000-01-01T00:00:00Z
+  EXPECT_THAT(FromProto(message, ResultLimits()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("event_time 10000-01-01T00:00:00+00:00 is outside "
+                                 "0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z")));
+  message.mutable_event_time()->set_seconds(253'402'300'799);
+  EXPECT_THAT(FromProto(message, ResultLimits()), IsOk());
 }
 
 TEST(GameResultProtoTest, MissingPool) {

@@ -308,6 +308,31 @@ TEST(JsonlFastTest, PlainLinesTakeTheFastPath) {
   }
 }
 
+// Event times by hand: 2023-11-14T22:13:20Z is 1,700,000,000 s after the epoch; the local
+// time 22:13:20.123 at +05:30 is 19,800 s earlier in UTC, at -00:30 1,800 s later.
+TEST(JsonlFastTest, EventTimesAreTheInstantsTheyName) {
+  const std::string standings = R"("standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}])";
+  const std::pair<std::string, absl::Time> cases[] = {
+      {"2023-11-14T22:13:20Z", absl::FromUnixSeconds(1'700'000'000)},
+      {"2023-11-14T22:13:20.123+05:30",
+       absl::FromUnixSeconds(1'700'000'000 - 19'800) + absl::Milliseconds(123)},
+      {"2023-11-14T22:13:20.000000007-00:30",
+       absl::FromUnixSeconds(1'700'000'000 + 1'800) + absl::Nanoseconds(7)},
+      {"1969-12-31T23:59:59.5Z", absl::FromUnixMillis(-500)},
+  };
+  FastGameResultReader fast;
+  for (const auto& [text, expected] : cases) {
+    const std::string line =
+        absl::StrCat(R"({"pool":"p","gameId":"g","eventTime":")", text, "\",", standings, "}");
+    ResultRecord record;
+    ASSERT_TRUE(fast.Read(line, record)) << line;
+    EXPECT_EQ(record.event_time, expected) << text;
+    ratingd::v1::GameResult message;
+    ASSERT_THAT(ProtobufJsonToMessage(line, &message), IsOk());
+    EXPECT_EQ(RecordFromProto(message).event_time, expected) << text;
+  }
+}
+
 // What the fast path leaves to protobuf, even where protobuf accepts the line.
 TEST(JsonlFastTest, OtherLinesGoToProtobuf) {
   const std::string standings = R"("standings":[{"agent":"a","rank":1},{"agent":"b","rank":2}])";

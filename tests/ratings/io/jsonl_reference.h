@@ -72,6 +72,7 @@ inline std::string RecordDifference(const ResultRecord& a, const ResultRecord& b
   if (a.game_id != b.game_id) return "game_id";
   if (a.task != b.task) return "task";
   if (a.line != b.line) return absl::StrCat("line ", a.line, " vs ", b.line);
+  if (a.event_time != b.event_time) return "event_time";
   if (!SameBits(a.result.weight, b.result.weight)) {
     return absl::StrCat("weight ", a.result.weight, " vs ", b.result.weight);
   }
