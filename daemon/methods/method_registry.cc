@@ -7,6 +7,7 @@
 #include "daemon/deterministic_json.h"
 #include "daemon/methods/batch_methods.h"
 #include "daemon/methods/game_methods.h"
+#include "daemon/methods/glicko2_method.h"
 #include "daemon/methods/online_methods.h"
 #include "daemon/methods/voting_methods.h"
 #include "ratings/status_macros.h"
@@ -22,9 +23,13 @@ constexpr MethodFamily kVoting = MethodFamily::kVoting;
 
 // The table. Its order is the order of --help and of the unknown-method error.
 const MethodInfo kMethods[] = {
-    {"elo", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kElo); }},
-    {"sco", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kSco); }},
-    {"ml", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kMl); }},
+    {"elo", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kElo); },
+     /*replicas=*/true},
+    {"sco", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kSco); },
+     /*replicas=*/true},
+    {"ml", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kMl); },
+     /*replicas=*/true},
+    {"glicko2", kOnline, MethodInput::kResults, MakeGlicko2Run},
     {"elo-bt", kBatch, MethodInput::kVotes, MakeEloBtRun},
     {"sco-batch", kBatch, MethodInput::kVotes, MakeScoBatchRun},
     {"sco-fy", kBatch, MethodInput::kVotes, MakeScoFyRun},

@@ -26,7 +26,7 @@
 
 namespace ratingd {
 
-// online: elo, sco, ml (file order, as ratingd); batch: whole-profile fits; voting: voting
+// online: elo, sco, ml, glicko2 (file order, as ratingd); batch: whole-profile fits; voting: voting
 // rules and the exact lotteries; nash: Nash averaging of agents against tasks; game: the
 // king-of-the-hill game of models against prompts.
 enum class MethodFamily { kOnline, kBatch, kVoting, kNash, kGame };
@@ -82,6 +82,8 @@ struct MethodInfo {
   MethodFamily family;
   MethodInput input;
   std::unique_ptr<MethodRun> (*make)();  // a run with every parameter at its default
+  // Takes --bootstrap-replicas (ratingd's live replicas: elo, sco and ml).
+  bool replicas = false;
 };
 
 // Every method, in the order `--help` and the unknown-method error list them.

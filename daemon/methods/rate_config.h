@@ -24,6 +24,8 @@ struct RateConfig {
   // (docs/MODELS.md §5.6). 0: none of them.
   uint32_t bootstrap_replicas = 0;
   uint64_t provisional_games = 20;
+  // glicko2: an agent whose reported rd is above this is provisional (as lichess, 110).
+  double provisional_rd = 110;
   ratings::ProgressFn progress = {};  // batch methods report progress here
 };
 

@@ -15,7 +15,7 @@ namespace {
 
 absl::Status CheckReplicas(const RateConfig& config, const MethodInfo& method) {
   if (config.bootstrap_replicas == 0) return absl::OkStatus();
-  if (method.family != MethodFamily::kOnline) {
+  if (!method.replicas) {
     return absl::InvalidArgumentError(
         absl::StrCat("--bootstrap-replicas: only the online models elo, sco and ml take it, not '",
                      config.method, "' (elo-bt and sco-batch: --param ci=...)"));

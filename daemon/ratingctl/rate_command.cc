@@ -22,7 +22,9 @@ ABSL_FLAG(uint32_t, bootstrap_replicas, 0,
           "rate, online models: add ratingd's games, provisional and (elo, sco) intervals from "
           "this many bootstrap replicas seeded by the pool's name (0 = none, else 2..256)");
 ABSL_FLAG(uint64_t, provisional_games, 20,
-          "rate with --bootstrap-replicas: agents in fewer results are provisional");
+          "rate with --bootstrap-replicas, and glicko2: agents in fewer results are provisional");
+ABSL_FLAG(double, provisional_rd, 110,
+          "rate --method glicko2: agents whose rating deviation is above this are provisional");
 
 namespace ratingd {
 
@@ -35,6 +37,7 @@ int RateCommand(std::vector<std::string> params) {
   config.params = std::move(params);
   config.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
   config.provisional_games = absl::GetFlag(FLAGS_provisional_games);
+  config.provisional_rd = absl::GetFlag(FLAGS_provisional_rd);
   if (config.method.empty()) return Fail("rate: --method is required (see --help)");
   if (isatty(STDERR_FILENO)) config.progress = TerminalProgress(config.method);
   if (config.input.empty()) return Fail("rate: --input FILE is required");

@@ -28,21 +28,22 @@ TEST(MethodRegistryTest, EveryMethodOnceWithItsFamilyAndInput) {
   }
   EXPECT_THAT(
       rows, ElementsAre("elo online results", "sco online results", "ml online results",
-                        "elo-bt batch votes", "sco-batch batch votes", "sco-fy batch votes",
-                        "ml-exact voting votes", "iml voting votes", "approval voting votes",
-                        "plurality voting votes", "borda voting votes", "stv voting votes",
-                        "copeland voting votes", "kemeny voting votes", "ranked-pairs voting votes",
-                        "schulze voting votes", "nash-avg nash scores", "gt-ne game battles",
-                        "gt-cce game battles"));
+                        "glicko2 online results", "elo-bt batch votes", "sco-batch batch votes",
+                        "sco-fy batch votes", "ml-exact voting votes", "iml voting votes",
+                        "approval voting votes", "plurality voting votes", "borda voting votes",
+                        "stv voting votes", "copeland voting votes", "kemeny voting votes",
+                        "ranked-pairs voting votes", "schulze voting votes", "nash-avg nash scores",
+                        "gt-ne game battles", "gt-cce game battles"));
 }
 
 TEST(MethodRegistryTest, UnknownMethodListsTheKnownOnes) {
-  EXPECT_THAT(FindMethod("glicko"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("--method: unknown method 'glicko'; known: elo, sco, ml, elo-bt, "
-                                 "sco-batch, sco-fy, ml-exact, iml, approval, plurality, borda, "
-                                 "stv, copeland, kemeny, ranked-pairs, schulze, nash-avg, gt-ne, "
-                                 "gt-cce")));
+  EXPECT_THAT(
+      FindMethod("glicko"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("--method: unknown method 'glicko'; known: elo, sco, ml, glicko2, elo-bt, "
+                         "sco-batch, sco-fy, ml-exact, iml, approval, plurality, borda, "
+                         "stv, copeland, kemeny, ranked-pairs, schulze, nash-avg, gt-ne, "
+                         "gt-cce")));
 }
 
 TEST(MethodRegistryTest, PrepareAppliesAndChecksParameters) {
@@ -93,6 +94,11 @@ TEST(MethodRegistryTest, ParameterSpecsCarryTypeDefaultBoundsAndHelp) {
   EXPECT_EQ(SpecJson("gt-cce", "max_steps"), "max_steps integer 1000000 [1.000000, null] help");
   EXPECT_EQ(SpecJson("elo-bt", "ci"), "ci string none [null, null] help");
   EXPECT_EQ(SpecJson("elo-bt", "rounds"), "rounds integer 100 [2.000000, null] help");
+  // ratings/glicko2.h: [G2]'s new player (1500, 350, 0.06), tau 0.5, and a day's period.
+  EXPECT_EQ(SpecJson("glicko2", "rd"), "rd number 350 [0.000000, null] help");
+  EXPECT_EQ(SpecJson("glicko2", "volatility"), "volatility number 0.06 [0.000000 excl, null] help");
+  EXPECT_EQ(SpecJson("glicko2", "tau"), "tau number 0.5 [0.000000 excl, null] help");
+  EXPECT_EQ(SpecJson("glicko2", "period"), "period string 24h [null, null] help");
 }
 
 TEST(MethodRegistryTest, EveryParameterHasHelp) {
@@ -122,7 +128,7 @@ TEST(MethodRegistryTest, DefaultsReadBackOnTheCommandLine) {
 
 TEST(MethodRegistryTest, DocumentListsEveryMethodWithTheContractsFields) {
   const google::protobuf::ListValue doc = MethodsDocument();
-  ASSERT_EQ(doc.values_size(), 19);
+  ASSERT_EQ(doc.values_size(), 20);
   const auto& elo = doc.values(0).struct_value().fields();
   EXPECT_EQ(elo.at("name").string_value(), "elo");
   EXPECT_EQ(elo.at("family").string_value(), "online");

@@ -180,7 +180,7 @@ grep -q -- "^  elo: k (32), initial (1500)$" "$tmp/help" || fail "--help lacks e
 grep -q -- "^  sco: alpha (0.1), tau (1), min (0), max (100)$" "$tmp/help" || fail "--help lacks sco's"
 grep -q -- "^  plurality: none$" "$tmp/help" || fail "--help lacks plurality"
 
-# `ratingctl methods` (docs/CONTRACTS.md §2.5): the table as JSON, the 19 methods of the
+# `ratingctl methods` (docs/CONTRACTS.md §2.5): the table as JSON, the 20 methods of the
 # contract with their family and input, every parameter with the fields the contract names,
 # and every default accepted back by `rate` (the default text reads back to the default).
 "$ratingctl" methods >"$tmp/methods.json" || fail "ratingctl methods"
@@ -188,6 +188,7 @@ python3 - "$tmp/methods.json" <<'PY' || fail "ratingctl methods document"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 expected = {"elo": ("online", "results"), "sco": ("online", "results"), "ml": ("online", "results"),
+            "glicko2": ("online", "results"),
             "elo-bt": ("batch", "votes"), "sco-batch": ("batch", "votes"), "sco-fy": ("batch", "votes"),
             "nash-avg": ("nash", "scores"), "gt-ne": ("game", "battles"), "gt-cce": ("game", "battles")}
 for m in ["ml-exact", "iml", "approval", "plurality", "borda", "stv", "copeland", "kemeny",
