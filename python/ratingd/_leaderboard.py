@@ -3,7 +3,8 @@ import copy
 
 # to_pandas' columns, in order: the three every method gives, then those that some do.
 _ALWAYS = ("rank", "agent", "rating")
-_OPTIONAL = ("ci_low", "ci_high", "rank_low", "rank_high", "games", "provisional", "mass", "sem")
+_OPTIONAL = ("ci_low", "ci_high", "rank_low", "rank_high", "games", "provisional", "mass", "sem",
+             "rd", "volatility", "last_played")
 
 
 class Leaderboard:
@@ -34,7 +35,8 @@ class Leaderboard:
 
     def to_pandas(self):
         """One row per ranked agent: rank, agent, rating and, where the method gives them,
-        ci_low, ci_high, rank_low, rank_high, games, provisional, mass, sem."""
+        ci_low, ci_high, rank_low, rank_high, games, provisional, mass, sem, and glicko2's
+        rd, volatility, last_played (an RFC 3339 string)."""
         import pandas as pd
 
         rows = self.ranking

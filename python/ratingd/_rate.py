@@ -239,8 +239,22 @@ def _battle_records(df):
         task, tasks = _codes(task_column, "question_id or task", "id", labels)
     score = (_numbers(df["score"], "score", labels) if "score" in df.columns
              else np.full(n, math.nan))
+    tstamp = _tstamps(df["tstamp"]) if "tstamp" in df.columns else np.full(n, math.nan)
     return _core.records_from_battles(names, codes[:n].copy(), codes[n:].copy(), winners,
-                                      winner, tasks, task, score)
+                                      winner, tasks, task, score, tstamp)
+
+
+def _tstamps(column):
+    """tstamp as the battles reader takes it: seconds since the Unix epoch where it is a
+    number (or a pandas datetime), NaN where it is anything else (not read)."""
+    values = column.to_numpy()
+    if values.dtype.kind in "iuf":
+        return np.ascontiguousarray(values, dtype=np.float64)
+    if values.dtype.kind == "M":  # datetime64: NaT becomes NaN
+        seconds = values.astype("datetime64[ns]").astype(np.int64) / 1e9
+        return np.where(np.isnat(values), math.nan, seconds)
+    return np.array([float(v) if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                     else math.nan for v in values], dtype=np.float64)
 
 
 def _result_records(df):

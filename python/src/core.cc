@@ -146,13 +146,15 @@ Records FromResults(const std::vector<std::string>& agents, Column<int64_t> star
 }
 
 // Battles in columns: names[a[i]], names[b[i]], winners[winner[i]], tasks[task[i]] (-1 =
-// none), score[i] (NaN = none); each as the battles reader takes a line (BattleToRecord).
+// none), score[i] and tstamp[i] (NaN = none); each as the battles reader takes a line
+// (BattleToRecord).
 Records FromBattles(const std::vector<std::string>& names, Column<int64_t> a, Column<int64_t> b,
                     const std::vector<std::string>& winners, Column<int64_t> winner,
                     const std::vector<std::string>& tasks, Column<int64_t> task,
-                    Column<double> score) {
+                    Column<double> score, Column<double> tstamp) {
   const size_t n = a.shape(0);
-  if (b.shape(0) != n || winner.shape(0) != n || task.shape(0) != n || score.shape(0) != n) {
+  if (b.shape(0) != n || winner.shape(0) != n || task.shape(0) != n || score.shape(0) != n ||
+      tstamp.shape(0) != n) {
     throw nb::value_error("internal: battle columns of different lengths");
   }
   const auto at = [](const std::vector<std::string>& values,
@@ -172,7 +174,8 @@ Records FromBattles(const std::vector<std::string>& names, Column<int64_t> a, Co
         .model_b = at(names, b(i)),
         .winner = at(winners, winner(i)),
         .task = at(tasks, task(i)),
-        .score = std::isnan(score(i)) ? std::nullopt : std::optional<double>(score(i))};
+        .score = std::isnan(score(i)) ? std::nullopt : std::optional<double>(score(i)),
+        .tstamp = std::isnan(tstamp(i)) ? std::nullopt : std::optional<double>(tstamp(i))};
     absl::StatusOr<ratings::io::ResultRecord> record =
         ratings::io::BattleToRecord(std::move(battle), limits);
     if (!record.ok()) RaiseAtRow(i, record.status());

@@ -61,9 +61,18 @@ def test_methods_is_the_method_table(ratingctl):
 
 def test_a_battles_dataframe_gives_what_its_file_gives():
     df = pd.read_json(BATTLES, lines=True)
-    for method, params in (("elo", None), ("elo-bt", {"ci": "sandwich"}), ("borda", None)):
+    for method, params in (("elo", None), ("elo-bt", {"ci": "sandwich"}), ("borda", None),
+                           ("glicko2", None)):
         assert without_clocks(ratingd.rate(df, method, params=params).to_dict()) == \
             without_clocks(ratingd.rate(BATTLES, method, format="battles", params=params).to_dict())
+    # glicko2 reads tstamp: as seconds, or as pandas datetimes; a string is not read.
+    board = ratingd.rate(df, "glicko2")
+    assert board.extra["latest_event_time"] == "2023-04-24T15:54:26Z"
+    assert list(board.to_pandas().columns)[-3:] == ["rd", "volatility", "last_played"]
+    dated = df.assign(tstamp=pd.to_datetime(df["tstamp"], unit="s"))
+    assert ratingd.rate(dated, "glicko2").to_dict() == board.to_dict()
+    undated = ratingd.rate(df.assign(tstamp="yesterday"), "glicko2")
+    assert "latest_event_time" not in undated.extra
 
 
 def test_a_battles_csv_frame_and_labels_do_not_matter():
