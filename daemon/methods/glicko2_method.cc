@@ -53,6 +53,8 @@ class Glicko2Run : public MethodRun {
 
   absl::Status Check() const override { return ratings::Glicko2::Create(options_).status(); }
 
+  const ratings::Glicko2Options& options() const { return options_; }
+
   absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
                                                absl::Span<const ratings::io::ResultRecord> records,
                                                int64_t skipped_votes) const override {
@@ -123,5 +125,10 @@ class Glicko2Run : public MethodRun {
 }  // namespace
 
 std::unique_ptr<MethodRun> MakeGlicko2Run() { return std::make_unique<Glicko2Run>(); }
+
+const ratings::Glicko2Options* Glicko2RunOptions(const MethodRun& run) {
+  const auto* glicko2 = dynamic_cast<const Glicko2Run*>(&run);
+  return glicko2 == nullptr ? nullptr : &glicko2->options();
+}
 
 }  // namespace ratingd

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "daemon/methods/method_registry.h"
+#include "ratings/glicko2.h"
 
 namespace ratingd {
 
@@ -13,5 +14,9 @@ namespace ratingd {
 // interval of those intervals, games (results the agent is in) and provisional (rd >
 // config.provisional_rd or games < config.provisional_games); extra.latest_event_time.
 std::unique_ptr<MethodRun> MakeGlicko2Run();
+
+// The model options a prepared run of glicko2 holds (`eval --predict` builds its model from
+// them); nullptr for a run of another method.
+const ratings::Glicko2Options* Glicko2RunOptions(const MethodRun& run);
 
 }  // namespace ratingd

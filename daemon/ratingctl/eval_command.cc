@@ -14,6 +14,7 @@
 #include "daemon/ratingctl/command_line.h"
 #include "daemon/ratingctl/commands.h"
 #include "daemon/ratingctl/eval.h"
+#include "daemon/ratingctl/predict.h"
 #include "daemon/ratingctl/progress_line.h"
 
 ABSL_FLAG(std::string, ranking, "",
@@ -23,10 +24,42 @@ ABSL_FLAG(std::string, methods, "", "eval: comma-separated methods for held-out 
 ABSL_FLAG(int64_t, splits, 10, "eval: number of random train/test splits");
 ABSL_FLAG(double, test_fraction, 0.1, "eval: share of results asked for each test set");
 ABSL_FLAG(int64_t, agre_steps, 0, "eval: AGRE over this many growing prefixes (needs --method)");
+ABSL_FLAG(bool, predict, false,
+          "eval: score each online model of --methods (elo, glicko2, sco) on predicting each "
+          "result before applying it");
+ABSL_FLAG(int64_t, burn_in, 0, "eval --predict: the first results are applied but not scored");
 
 namespace ratingd {
 
+namespace {
+
+// --methods as a list.
+std::vector<std::string> MethodsFlag() {
+  std::vector<std::string> methods;
+  for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
+    methods.emplace_back(m);
+  }
+  return methods;
+}
+
+int PredictCommand(std::vector<std::string> params) {
+  PredictConfig config;
+  config.input = absl::GetFlag(FLAGS_input);
+  config.pool = absl::GetFlag(FLAGS_pool);
+  config.params = std::move(params);
+  config.methods = MethodsFlag();
+  config.burn_in = absl::GetFlag(FLAGS_burn_in);
+  if (config.input.empty()) return Fail("eval: --input FILE is required");
+  if (absl::Status s = FormatFlag(config.format); !s.ok()) return Fail(std::string(s.message()));
+  auto doc = RunPredict(config);
+  if (!doc.ok()) return Fail(std::string(doc.status().message()));
+  return PrintJson(*doc);
+}
+
+}  // namespace
+
 int EvalCommand(std::vector<std::string> params) {
+  if (absl::GetFlag(FLAGS_predict)) return PredictCommand(std::move(params));
   EvalConfig config;
   config.input = absl::GetFlag(FLAGS_input);
   config.pool = absl::GetFlag(FLAGS_pool);
@@ -34,9 +67,7 @@ int EvalCommand(std::vector<std::string> params) {
   config.truth = absl::GetFlag(FLAGS_truth);
   config.method = absl::GetFlag(FLAGS_method);
   config.params = std::move(params);
-  for (absl::string_view m : absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
-    config.methods.emplace_back(m);
-  }
+  config.methods = MethodsFlag();
   config.splits = absl::GetFlag(FLAGS_splits);
   config.test_fraction = absl::GetFlag(FLAGS_test_fraction);
   if (const std::string k = absl::GetFlag(FLAGS_k); !k.empty() && !absl::SimpleAtoi(k, &config.k)) {

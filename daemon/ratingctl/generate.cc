@@ -9,6 +9,7 @@
 #include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
 #include "daemon/ratingctl/generate_bernoulli.h"
+#include "daemon/ratingctl/generate_drift.h"
 #include "daemon/ratingctl/generate_games.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -53,8 +54,8 @@ absl::Status WriteFile(const std::string& path, const std::string& content) {
 }  // namespace
 
 std::vector<std::string> GeneratorNames() {
-  return {"mallows",    "plackett-luce",    "clones",   "cycle",
-          "tournament", "king-of-the-hill", "bernoulli"};
+  return {"mallows",    "plackett-luce",    "clones",    "cycle",
+          "tournament", "king-of-the-hill", "bernoulli", "drift"};
 }
 
 std::string TruthPath(const std::string& output) {
@@ -65,6 +66,17 @@ std::string TruthPath(const std::string& output) {
   return absl::StrCat(has_extension ? output.substr(0, dot) : output, ".truth.json");
 }
 
+absl::StatusOr<std::string> ResultJsonLine(const ratings::io::ResultRecord& record) {
+  std::string line;
+  const google::protobuf::util::JsonPrintOptions json;  // camelCase, as producers write
+  if (auto s =
+          google::protobuf::util::MessageToJsonString(ratings::io::ToProto(record), &line, json);
+      !s.ok()) {
+    return absl::InternalError(absl::StrCat("cannot print a result: ", s.ToString()));
+  }
+  return absl::StrCat(line, "\n");
+}
+
 namespace {
 
 // The profile's results as GameResult JSON lines (camelCase names, as producers write),
@@ -72,7 +84,6 @@ namespace {
 absl::StatusOr<std::string> ProfileJsonl(const ratings::GeneratedProfile& profile,
                                          const GenerateConfig& config, bool task_rankings) {
   std::string jsonl;
-  google::protobuf::util::JsonPrintOptions json;
   for (size_t i = 0; i < profile.orders.size(); ++i) {
     ratings::io::ResultRecord record;
     record.pool = config.pool;
@@ -83,15 +94,9 @@ absl::StatusOr<std::string> ProfileJsonl(const ratings::GeneratedProfile& profil
                                          .rank = static_cast<uint32_t>(place + 1),
                                          .score = std::nullopt});
     }
-    std::string line;
-    if (auto s =
-            google::protobuf::util::MessageToJsonString(ratings::io::ToProto(record), &line, json);
-        !s.ok()) {
-      return absl::InternalError(absl::StrCat("cannot print a result: ", s.ToString()));
-    }
-    absl::StrAppend(&jsonl, line, "\n");
+    ASSIGN_OR_RETURN(const std::string line, ResultJsonLine(record));
+    jsonl += line;
   }
-
   return jsonl;
 }
 
@@ -128,6 +133,7 @@ google::protobuf::Struct TruthDocument(const ratings::GeneratedProfile& profile,
 absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config) {
   if (config.model == "king-of-the-hill") return GenerateKingOfTheHill(config);
   if (config.model == "bernoulli") return GenerateBernoulli(config);
+  if (config.model == "drift") return GenerateDriftFiles(config);
   std::vector<std::string> params = config.params;
   ratings::MallowsOptions mallows;
   ratings::PlackettLuceOptions pl;

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "ratings/io/read_results.h"
 
 namespace ratingd {
 
@@ -33,7 +34,7 @@ struct GenerateConfig {
 };
 
 // "mallows", "plackett-luce", "clones", "cycle", "tournament", "king-of-the-hill",
-// "bernoulli".
+// "bernoulli", "drift".
 std::vector<std::string> GeneratorNames();
 
 // "dir/x.jsonl" -> "dir/x.truth.json" (the extension, if any, replaced).
@@ -47,6 +48,9 @@ struct GeneratedFiles {
   //  "ranking" (names, best first), "ratings" (name -> true rating; absent without one)}.
   std::string truth_json;
 };
+
+// One GameResult JSON line of `record` (camelCase names, as producers write), "\n" ended.
+absl::StatusOr<std::string> ResultJsonLine(const ratings::io::ResultRecord& record);
 
 // The two files' contents. InvalidArgument naming the parameter for bad params.
 absl::StatusOr<GeneratedFiles> Generate(const GenerateConfig& config);

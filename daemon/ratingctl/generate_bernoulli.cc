@@ -29,14 +29,7 @@ absl::StatusOr<std::string> ResultLine(const GenerateConfig& config,
   record.result.standings = {
       {.agent = generated.names[game.first], .rank = first_rank, .score = std::nullopt},
       {.agent = generated.names[game.second], .rank = second_rank, .score = std::nullopt}};
-  std::string line;
-  const google::protobuf::util::JsonPrintOptions json;  // camelCase, as producers write
-  if (auto s =
-          google::protobuf::util::MessageToJsonString(ratings::io::ToProto(record), &line, json);
-      !s.ok()) {
-    return absl::InternalError(absl::StrCat("cannot print a result: ", s.ToString()));
-  }
-  return absl::StrCat(line, "\n");
+  return ResultJsonLine(record);
 }
 
 // One entry of the truth's "pairs": the pair, its probability and the outcomes drawn.

@@ -14,7 +14,7 @@
 
 ABSL_FLAG(std::string, model, "",
           "generate: mallows, plackett-luce, clones, cycle, tournament, king-of-the-hill, "
-          "bernoulli");
+          "bernoulli, drift");
 ABSL_FLAG(std::string, out, "", "generate: the JSONL file to write (truth beside it)");
 
 namespace ratingd {
