@@ -48,8 +48,12 @@ def rate(data, method="elo", *, format=None, params=None, seed=None, pool=None):
     else:
         if format is not None:
             raise TypeError("format= applies to a path only")
-        records, where = _records(data, settings[3])
-        document = _core.rate_records(records, *settings, 0, 20, where)
+        votes = _battle_votes(data, method, settings[3])
+        if votes is not None:
+            document = _core.rate_battle_votes(*votes, *settings[:3])
+        else:
+            records, where = _records(data, settings[3])
+            document = _core.rate_records(records, *settings, 0, 20, where)
     return Leaderboard(json.loads(document))
 
 
@@ -124,18 +128,25 @@ def _pool(pool):
 
 # --- data into records ---
 
+def _of_pool(data, pool):
+    """The rows of a DataFrame to rate: those of `pool`, or all when it holds one pool."""
+    columns = set(map(str, data.columns))
+    if pool:
+        if "pool" not in columns:
+            raise ValueError("pool=%r: the DataFrame has no pool column" % pool)
+        return data[data["pool"] == pool]
+    if "pool" in columns and data["pool"].nunique(dropna=True) > 1:
+        names = sorted(map(str, data["pool"].dropna().unique()))
+        raise ValueError("the DataFrame holds %d pools (%s); ratings never mix pools: "
+                         "choose one with pool=" % (len(names), ", ".join(names[:5])))
+    return data
+
+
 def _records(data, pool):
     """(Records, where) of in-memory data; where names the data in messages."""
     if _is_dataframe(data):
+        data = _of_pool(data, pool)
         columns = set(map(str, data.columns))
-        if pool:
-            if "pool" not in columns:
-                raise ValueError("pool=%r: the DataFrame has no pool column" % pool)
-            data = data[data["pool"] == pool]
-        elif "pool" in columns and data["pool"].nunique(dropna=True) > 1:
-            names = sorted(map(str, data["pool"].dropna().unique()))
-            raise ValueError("the DataFrame holds %d pools (%s); ratings never mix pools: "
-                             "choose one with pool=" % (len(names), ", ".join(names[:5])))
         if all(c in columns for c in _BATTLE_COLUMNS):
             return _at_rows(lambda: _battle_records(data), data.index), "DataFrame"
         if all(c in columns for c in _RESULT_COLUMNS):
@@ -255,6 +266,81 @@ def _tstamps(column):
         return np.where(np.isnat(values), math.nan, seconds)
     return np.array([float(v) if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
                      else math.nan for v in values], dtype=np.float64)
+
+
+_VOTE_METHODS = None  # the methods that rate votes, from the table
+_OUTCOMES = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
+_MAX_NAME_BYTES = 256  # ResultLimits().max_agent_id_bytes
+_TSTAMP_RANGE = (-62135596800, 253402300799)  # years 1 to 9999, as the battles reader takes
+
+
+def _battle_votes(data, method, pool):
+    """(names, a, b, outcome) of a battles DataFrame for a method that rates votes, when
+    every row is one the battles reader accepts; else None (the records path then rates
+    it, or names the row at fault). names are the models in order of first appearance,
+    model_a before model_b, as the records would intern them."""
+    global _VOTE_METHODS
+    if not _is_dataframe(data) or not all(c in set(map(str, data.columns))
+                                          for c in _BATTLE_COLUMNS):
+        return None
+    if _VOTE_METHODS is None:
+        _VOTE_METHODS = {m["name"] for m in methods() if m["input"] == "votes"}
+    if method not in _VOTE_METHODS:
+        return None
+    df = _of_pool(data, pool)
+    codes, names = _core.factorize_rows([_objects(df["model_a"]), _objects(df["model_b"])])
+    if (codes < 0).any() or not all(_plain_name(v) for v in names):
+        return None
+    a, b = codes[0::2], codes[1::2]
+    if (a == b).any():
+        return None
+    winner_codes, winners = _core.factorize_rows([_objects(df["winner"])])
+    if (winner_codes < 0).any() or not all(w in _OUTCOMES for w in winners):
+        return None
+    outcome = np.array([_OUTCOMES[w] for w in winners], dtype=np.int8)[winner_codes]
+    if not _checks_pass(df, outcome):
+        return None
+    return (list(names), np.ascontiguousarray(a, dtype=np.int64),
+            np.ascontiguousarray(b, dtype=np.int64), np.ascontiguousarray(outcome))
+
+
+def _objects(column):
+    """A column as a contiguous numpy array of objects (what factorize_rows reads)."""
+    return np.ascontiguousarray(column.to_numpy(dtype=object, copy=False))
+
+
+def _plain_name(value):
+    """A model name the battles reader takes as it is: a non-empty str of at most 256 bytes."""
+    try:
+        return isinstance(value, str) and 0 < len(value.encode()) <= _MAX_NAME_BYTES
+    except UnicodeEncodeError:
+        return False
+
+
+def _checks_pass(df, outcome):
+    """The battles reader's checks of the columns votes do not read: a score in [-1, 1]
+    agreeing with the winner, a task that is a string or an integer, a tstamp in range.
+    False when any row might fail them (the records path then says which)."""
+    import pandas as pd
+
+    if "score" in df.columns:
+        score = df["score"].to_numpy()
+        if score.dtype.kind not in "iuf":
+            return False
+        score = score.astype(np.float64)
+        given = ~np.isnan(score)
+        agrees = np.where(outcome == 0, score > 0, np.where(outcome == 1, score < 0, score == 0))
+        if (given & ~((np.abs(score) <= 1) & agrees)).any():
+            return False
+    for column in ("question_id", "task"):
+        if column in df.columns and pd.api.types.infer_dtype(df[column], skipna=True) not in (
+                "string", "integer", "empty"):
+            return False
+    if "tstamp" in df.columns:
+        t = _tstamps(df["tstamp"])
+        if ((t < _TSTAMP_RANGE[0]) | (t > _TSTAMP_RANGE[1])).any():
+            return False
+    return True
 
 
 def _result_records(df):

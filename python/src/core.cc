@@ -233,6 +233,7 @@ NB_MODULE(_core, m) {
   m.def("records_from_battles", &FromBattles);
   BindOnlinePool(m);
   BindCommands(m);
+  BindBattleVotes(m);
 }
 
 }  // namespace ratingd::python

@@ -49,5 +49,7 @@ inline std::string Json(const google::protobuf::Message& message) {
 void BindOnlinePool(nb::module_& m);
 // Binds eval, simulate and game (commands.cc).
 void BindCommands(nb::module_& m);
+// Binds rate_battle_votes (battle_votes.cc).
+void BindBattleVotes(nb::module_& m);
 
 }  // namespace ratingd::python

@@ -154,3 +154,48 @@ def test_two_threads_rate_at_once(generated):
     for t in threads:
         t.join()
     assert not errors and got == want
+
+
+def _random_battles(n, seed):
+    """Battles with every outcome, a prompt and a tstamp; some models seen first as model_b."""
+    import random
+
+    rng = random.Random(seed)
+    models = ["m%d" % i for i in range(9)]
+    rows = []
+    for i in range(n):
+        a, b = rng.sample(models, 2)
+        winner = rng.choice(["model_a", "model_b", "tie", "tie (bothbad)"])
+        rows.append({"model_a": a, "model_b": b, "winner": winner, "question_id": "q%d" % (i % 7),
+                     "tstamp": 1.7e9 + i})
+    return pd.DataFrame(rows)
+
+
+def test_vote_methods_read_battles_straight_into_votes(monkeypatch, tmp_path):
+    """A battles frame goes to the methods that rate votes without a record per battle, with
+    the document of its file (the records path, expected values: ratingctl's runners on the
+    file); frames the fast path does not take for certain still go through the records."""
+    df = _random_battles(400, 5)
+    path = tmp_path / "b.jsonl"
+    df.to_json(path, orient="records", lines=True)
+    vote_methods = [m["name"] for m in ratingd.methods() if m["input"] == "votes"]
+    from ratingd import _core
+    calls = []
+    monkeypatch.setattr(_core, "rate_records", lambda *a: calls.append(a) or 1 / 0)
+    for method in vote_methods:
+        got = ratingd.rate(df, method, params={"ci": "sandwich"} if method == "elo-bt" else None)
+        want = ratingd.rate(str(path), method, format="battles",
+                            params={"ci": "sandwich"} if method == "elo-bt" else None)
+        assert without_clocks(got.to_dict()) == without_clocks(want.to_dict()), method
+    assert calls == []
+    monkeypatch.undo()
+    # Not taken: a score column (checked by the records' reader), a missing model, an
+    # unknown winner; the records path rates the first and names the rows of the others.
+    scored = df.assign(score=[0.5 if w == "model_a" else -0.5 if w == "model_b" else 0.0
+                              for w in df["winner"]])
+    assert ratingd.rate(scored, "borda").to_dict() == ratingd.rate(df, "borda").to_dict()
+    with pytest.raises(ValueError, match=r"row 3: missing model_b"):
+        ratingd.rate(df.assign(model_b=[None if i == 3 else m for i, m in
+                                        enumerate(df["model_b"])]), "borda")
+    with pytest.raises(ValueError, match=r"row 0: unknown winner 'x'"):
+        ratingd.rate(df.assign(winner=["x"] + list(df["winner"][1:])), "schulze")
