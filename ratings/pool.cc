@@ -1,5 +1,7 @@
 #include "ratings/pool.h"
 
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
 #include "ratings/status_macros.h"
 
@@ -31,8 +33,53 @@ absl::Status Pool::Apply(const Result& result) {
     ranks_.push_back(s.rank);
   }
   weight_ = result.weight;
+  return ApplyInterned();
+}
+
+absl::StatusOr<AgentId> Pool::InternAgent(absl::string_view name) {
+  if (name.empty()) return absl::InvalidArgumentError("empty agent id");
+  if (name.size() > options_.limits.max_agent_id_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("agent id of ", name.size(),
+                                                   " bytes exceeds the limit of ",
+                                                   options_.limits.max_agent_id_bytes));
+  }
+  return index_.Intern(name);
+}
+
+absl::Status Pool::ApplyIndexed(const IndexedResult& result) {
+  const size_t k = result.size();
+  if (k < 2 || k > options_.limits.max_standings || result.ranks.size() != k) {
+    return absl::InvalidArgumentError(absl::StrCat(k, " standings; a result orders 2 to ",
+                                                   options_.limits.max_standings, " agents"));
+  }
+  if (!std::isfinite(result.weight) || result.weight <= 0 || result.weight > kMaxWeight) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("weight ", result.weight, " is not a finite number in (0, ", kMaxWeight, "]"));
+  }
+  for (size_t i = 0; i < k; ++i) {
+    if (result.agents[i] >= index_.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("standings[", i, "]: agent #", result.agents[i], " is not in the pool"));
+    }
+    if (result.ranks[i] == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("standings[", i, "]: rank 0"));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (result.agents[j] == result.agents[i]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "standings[", i, "]: agent '", index_.Name(result.agents[i]), "' appears twice"));
+      }
+    }
+  }
+  ids_.assign(result.agents.begin(), result.agents.end());
+  ranks_.assign(result.ranks.begin(), result.ranks.end());
+  weight_ = result.weight;
+  return ApplyInterned();
+}
+
+absl::Status Pool::ApplyInterned() {
   const size_t n = index_.size();
-  const IndexedResult indexed{ids_, ranks_, result.weight};
+  const IndexedResult indexed{ids_, ranks_, weight_};
   games_.Resize(n);
   games_.Update(indexed);
   if (elo_) {

@@ -58,6 +58,17 @@ class Pool {
   // invalid result nothing changes and the status names the problem.
   absl::Status Apply(const Result& result);
 
+  // The id of agent `name`, interned now if new (it then has no result, and gets the
+  // initial ratings when a result first names it). InvalidArgument for a name Apply()
+  // would refuse (empty, or longer than limits.max_agent_id_bytes).
+  absl::StatusOr<AgentId> InternAgent(absl::string_view name);
+  // Apply() for a result whose agents are ids of this pool (InternAgent): the same checks
+  // of what ids leave to check (2 to max_standings distinct known ids, ranks >= 1, the
+  // weight) and the same updates, without a string per standing. A front end that has
+  // interned its names once (the Python package's battles) applies each result at the cost
+  // of the models alone.
+  absl::Status ApplyIndexed(const IndexedResult& result);
+
   // The pool's state; O(agents) plus O(agents^2) for ml.
   PoolState ExportState() const;
   // A pool with `options` in `state`. InvalidArgument naming the problem if the state
@@ -81,6 +92,9 @@ class Pool {
 
  private:
   explicit Pool(const PoolOptions& options) : options_(options) {}
+  // Every model's update with ids_, ranks_ and weight_ set: the common end of Apply and
+  // ApplyIndexed.
+  absl::Status ApplyInterned();
 
   PoolOptions options_;
   AgentIndex index_;

@@ -5,7 +5,8 @@ from collections.abc import Mapping, Sequence
 
 from . import _core
 from ._leaderboard import Leaderboard
-from ._rate import _at_rows, _battle_records, _param_text, _standings
+from ._rate import (_BATTLE_COLUMNS, _at_rows, _battle_codes, _battle_records, _param_text,
+                    _standings)
 
 
 class OnlinePool:
@@ -54,6 +55,9 @@ class OnlinePool:
         """Applies a DataFrame of battles in row order, each `model_a` first as the battles
         reader takes a line; returns the count applied. A bad row raises ValueError naming
         its label; the rows before it are applied."""
+        codes = _battle_codes(df) if all(c in df.columns for c in _BATTLE_COLUMNS) else None
+        if codes is not None:  # every row valid: by code, without a record per battle
+            return self._pool.add_battle_codes(*codes)
         records = _at_rows(lambda: _battle_records(df), df.index)
         return _at_rows(lambda: self._pool.add_records(records), df.index)
 

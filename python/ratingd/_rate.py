@@ -287,7 +287,14 @@ def _battle_votes(data, method, pool):
         _VOTE_METHODS = {m["name"] for m in methods() if m["input"] == "votes"}
     if method not in _VOTE_METHODS:
         return None
-    df = _of_pool(data, pool)
+    return _battle_codes(_of_pool(data, pool))
+
+
+def _battle_codes(df):
+    """(names, a, b, outcome) of a battles DataFrame when every row is one the battles
+    reader accepts, else None: names the models in order of first appearance, model_a
+    before model_b, as the reader would intern them; a and b their codes per row; outcome
+    0 (model_a won), 1 (model_b won) or 2 (a tie)."""
     codes, names = _core.factorize_rows([_objects(df["model_a"]), _objects(df["model_b"])])
     if (codes < 0).any() or not all(_plain_name(v) for v in names):
         return None
@@ -305,8 +312,9 @@ def _battle_votes(data, method, pool):
 
 
 def _objects(column):
-    """A column as a contiguous numpy array of objects (what factorize_rows reads)."""
-    return np.ascontiguousarray(column.to_numpy(dtype=object, copy=False))
+    """A column as a numpy array of objects (what factorize_rows reads), a view where
+    pandas has one: copying would touch every string object."""
+    return column.to_numpy(dtype=object, copy=False)
 
 
 def _plain_name(value):

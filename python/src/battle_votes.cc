@@ -100,12 +100,12 @@ std::string RateBattleVotes(const std::vector<std::string>& names, Column<int64_
   return Json(*report);
 }
 
-// The objects of a 1-D numpy object array (its buffer: PyObject pointers). Holds a view of
-// the array while it lives.
+// The objects of a 1-D numpy object array (its buffer: PyObject pointers, strided as a
+// DataFrame column's view may be). Holds a view of the array while it lives.
 class ObjectColumn {
  public:
   explicit ObjectColumn(nb::handle array) {
-    if (PyObject_GetBuffer(array.ptr(), &view_, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) != 0) {
+    if (PyObject_GetBuffer(array.ptr(), &view_, PyBUF_FORMAT | PyBUF_STRIDES) != 0) {
       throw nb::python_error();
     }
     held_ = true;
@@ -113,6 +113,7 @@ class ObjectColumn {
         std::string(view_.format) != "O") {
       throw nb::type_error("internal: expected a 1-D numpy array of objects");
     }
+    stride_ = view_.strides[0];
   }
   ~ObjectColumn() {
     if (held_) PyBuffer_Release(&view_);
@@ -120,11 +121,15 @@ class ObjectColumn {
   ObjectColumn(const ObjectColumn&) = delete;
   ObjectColumn& operator=(const ObjectColumn&) = delete;
   size_t size() const { return static_cast<size_t>(view_.shape[0]); }
-  PyObject* operator[](size_t i) const { return static_cast<PyObject* const*>(view_.buf)[i]; }
+  PyObject* operator[](size_t i) const {
+    return *reinterpret_cast<PyObject* const*>(static_cast<const char*>(view_.buf) +
+                                               static_cast<Py_ssize_t>(i) * stride_);
+  }
 
  private:
   Py_buffer view_{};
   bool held_ = false;
+  Py_ssize_t stride_ = 0;
 };
 
 // pd.factorize of the columns read row by row (row 0 of each column, then row 1, ...), for

@@ -91,6 +91,54 @@ class OnlinePool {
     return applied;
   }
 
+  // Battles by code, as rate_battle_votes takes them (battle_votes.cc): names[code] in
+  // order of first appearance, model_a before model_b; a[i] against b[i], outcome[i] 0
+  // (a won), 1 (b won) or 2 (a tie). Each name is interned when first met, as Apply would,
+  // and each battle applied by id. The count applied; a bad one stops the call with its
+  // position, those before it applied.
+  size_t AddBattleCodes(const std::vector<std::string>& names, Column<int64_t> a, Column<int64_t> b,
+                        Column<int8_t> outcome) {
+    const size_t n = a.shape(0);
+    if (b.shape(0) != n || outcome.shape(0) != n) {
+      throw nb::value_error("internal: battle columns of different lengths");
+    }
+    constexpr ratings::AgentId kNone = ~ratings::AgentId{0};
+    std::vector<ratings::AgentId> ids(names.size(), kNone);
+    size_t applied = 0;
+    absl::Status status;
+    {
+      nb::gil_scoped_release release;
+      const auto id = [&](int64_t code) -> absl::StatusOr<ratings::AgentId> {
+        if (code < 0 || static_cast<size_t>(code) >= names.size()) {
+          return absl::InternalError("code out of range");
+        }
+        if (ids[code] == kNone) {
+          absl::StatusOr<ratings::AgentId> interned = pool_.InternAgent(names[code]);
+          if (!interned.ok()) return interned.status();
+          ids[code] = *interned;
+        }
+        return ids[code];
+      };
+      for (; applied < n; ++applied) {
+        absl::StatusOr<ratings::AgentId> first = id(a(applied));
+        absl::StatusOr<ratings::AgentId> second =
+            first.ok() ? id(b(applied)) : absl::StatusOr<ratings::AgentId>(first.status());
+        if (!second.ok()) {
+          status = second.status();
+          break;
+        }
+        const ratings::AgentId agents[2] = {*first, *second};
+        const uint32_t ranks[2] = {outcome(applied) == 1 ? 2u : 1u,
+                                   outcome(applied) == 0 ? 2u : 1u};
+        status = pool_.ApplyIndexed({agents, ranks, 1.0});
+        if (!status.ok()) break;
+        if (bootstrap_) bootstrap_->Update(pool_);
+      }
+    }
+    if (!status.ok()) RaiseAtRow(applied, status);
+    return applied;
+  }
+
   // The `ratingctl rate --method MODEL` document of the pool.
   std::string Leaderboard(const std::string& model_name) {
     const ratings::Model model = ModelOn(model_name);
@@ -183,6 +231,7 @@ void BindOnlinePool(nb::module_& m) {
                     uint32_t, uint64_t>())
       .def("add", &OnlinePool::Add)
       .def("add_records", &OnlinePool::AddRecords)
+      .def("add_battle_codes", &OnlinePool::AddBattleCodes)
       .def("leaderboard", &OnlinePool::Leaderboard)
       .def("suggest", &OnlinePool::Suggest)
       .def_prop_ro("results", &OnlinePool::results)

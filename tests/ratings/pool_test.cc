@@ -158,3 +158,81 @@ TEST(PoolTest, CreateRejectsBadModelOptions) {
 
 }  // namespace
 }  // namespace ratings
+
+namespace ratings {
+namespace {
+
+// ApplyIndexed on names interned when first met gives Apply's state, bit for bit: the same
+// random stream (2-7 agents, ties, weights) through both.
+TEST(PoolIndexedTest, ApplyIndexedIsApplyWithoutTheStrings) {
+  PoolOptions options;
+  options.ml_options.iterations_per_result = 2;
+  Pool by_name = *Pool::Create(options);
+  Pool by_id = *Pool::Create(options);
+  std::mt19937_64 gen(99);
+  for (int i = 0; i < 300; ++i) {
+    std::vector<std::string> agents;
+    const int k = 2 + static_cast<int>(gen() % 6);
+    while (static_cast<int>(agents.size()) < k) {
+      std::string a = absl::StrCat("agent", gen() % 30);
+      if (std::find(agents.begin(), agents.end(), a) == agents.end()) agents.push_back(a);
+    }
+    Result r = testing::Order(agents, 0.5 + static_cast<double>(gen() % 4));
+    r.standings.back().rank = r.standings[r.standings.size() - 2].rank;  // a tie
+    ASSERT_THAT(by_name.Apply(r), testing::IsOk());
+    std::vector<AgentId> ids;
+    std::vector<uint32_t> ranks;
+    for (const Standing& s : r.standings) {
+      ids.push_back(*by_id.InternAgent(s.agent));
+      ranks.push_back(s.rank);
+    }
+    ASSERT_THAT(by_id.ApplyIndexed({ids, ranks, r.weight}), testing::IsOk());
+  }
+  const PoolState a = by_name.ExportState();
+  const PoolState b = by_id.ExportState();
+  EXPECT_EQ(a.agents, b.agents);
+  EXPECT_EQ(a.results, b.results);
+  EXPECT_EQ(a.elo, b.elo);
+  EXPECT_EQ(a.sco, b.sco);
+  EXPECT_EQ(a.games, b.games);
+  ASSERT_TRUE(a.ml.has_value() && b.ml.has_value());
+  EXPECT_EQ(a.ml->regrets, b.ml->regrets);
+  EXPECT_EQ(a.ml->average_sum, b.ml->average_sum);
+}
+
+TEST(PoolIndexedTest, ApplyIndexedChecksWhatIdsLeaveToCheck) {
+  Pool pool = *Pool::Create({});
+  const AgentId a = *pool.InternAgent("a");
+  const AgentId b = *pool.InternAgent("b");
+  EXPECT_EQ(*pool.InternAgent("a"), a);
+  EXPECT_THAT(pool.InternAgent("").status(),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty agent id")));
+  EXPECT_THAT(
+      pool.InternAgent(std::string(257, 'x')).status(),
+      testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exceeds the limit")));
+  const std::vector<uint32_t> ranks = {1, 2};
+  const std::vector<AgentId> twice = {a, a};
+  EXPECT_THAT(
+      pool.ApplyIndexed({twice, ranks, 1.0}),
+      testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'a' appears twice")));
+  const std::vector<AgentId> unknown = {a, 7};
+  EXPECT_THAT(pool.ApplyIndexed({unknown, ranks, 1.0}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not in the pool")));
+  const std::vector<AgentId> pair = {a, b};
+  const std::vector<uint32_t> zero = {0, 1};
+  EXPECT_THAT(pool.ApplyIndexed({pair, zero, 1.0}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rank 0")));
+  EXPECT_THAT(pool.ApplyIndexed({pair, ranks, 0.0}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("weight 0")));
+  const std::vector<AgentId> one = {a};
+  const std::vector<uint32_t> one_rank = {1};
+  EXPECT_THAT(pool.ApplyIndexed({one, one_rank, 1.0}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1 standings")));
+  EXPECT_EQ(pool.results(), 0u);  // nothing applied by the refused ones
+  EXPECT_THAT(pool.ApplyIndexed({pair, ranks, 1.0}), testing::IsOk());
+  EXPECT_EQ(pool.results(), 1u);
+  EXPECT_GT(pool.elo()->Rating(a), pool.elo()->Rating(b));
+}
+
+}  // namespace
+}  // namespace ratings
