@@ -46,7 +46,7 @@ step "Python package (pip install ./python, pytest)"
 # the build tools and pandas from PyPI; python/build/ keeps the compiled core.
 venv=build/python-venv
 [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q pytest matplotlib ./python
+"$venv/bin/pip" install -q pytest matplotlib pyarrow ./python
 RATINGCTL=build/ci/bin/ratingctl "$venv/bin/pytest" -q python/tests
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"

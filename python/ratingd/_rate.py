@@ -295,13 +295,13 @@ def _battle_codes(df):
     reader accepts, else None: names the models in order of first appearance, model_a
     before model_b, as the reader would intern them; a and b their codes per row; outcome
     0 (model_a won), 1 (model_b won) or 2 (a tie)."""
-    codes, names = _core.factorize_rows([_objects(df["model_a"]), _objects(df["model_b"])])
+    codes, names = _core.factorize_rows([_strings(df["model_a"]), _strings(df["model_b"])])
     if (codes < 0).any() or not all(_plain_name(v) for v in names):
         return None
     a, b = codes[0::2], codes[1::2]
     if (a == b).any():
         return None
-    winner_codes, winners = _core.factorize_rows([_objects(df["winner"])])
+    winner_codes, winners = _core.factorize_rows([_strings(df["winner"])])
     if (winner_codes < 0).any() or not all(w in _OUTCOMES for w in winners):
         return None
     outcome = np.array([_OUTCOMES[w] for w in winners], dtype=np.int8)[winner_codes]
@@ -311,9 +311,29 @@ def _battle_codes(df):
             np.ascontiguousarray(b, dtype=np.int64), np.ascontiguousarray(outcome))
 
 
-def _objects(column):
-    """A column as a numpy array of objects (what factorize_rows reads), a view where
-    pandas has one: copying would touch every string object."""
+def _strings(column):
+    """A column as factorize_rows reads it: the chunks (offsets, data) of pyarrow's string
+    array, in place, when pandas keeps the strings in Arrow and none is missing; else a
+    numpy array of objects, a view where pandas has one (a copy touches every string)."""
+    import pandas as pd
+
+    if getattr(column.dtype, "storage", None) == "pyarrow" or isinstance(column.dtype,
+                                                                        pd.ArrowDtype):
+        import pyarrow as pa
+
+        chunked = column.array.__arrow_array__()  # pandas' own arrays, no copy
+        if isinstance(chunked, pa.Array):
+            chunked = pa.chunked_array([chunked])
+        if chunked.null_count == 0 and (pa.types.is_string(chunked.type) or
+                                        pa.types.is_large_string(chunked.type)):
+            width = np.int64 if pa.types.is_large_string(chunked.type) else np.int32
+            chunks = []
+            for chunk in chunked.chunks:
+                _, offsets, data = chunk.buffers()
+                ends = np.frombuffer(offsets, dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
+                text = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+                chunks.append((np.ascontiguousarray(ends, dtype=np.int64), text))
+            return chunks
     return column.to_numpy(dtype=object, copy=False)
 
 

@@ -12,11 +12,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/methods/method_registry.h"
 #include "python/src/records.h"
@@ -100,94 +98,8 @@ std::string RateBattleVotes(const std::vector<std::string>& names, Column<int64_
   return Json(*report);
 }
 
-// The objects of a 1-D numpy object array (its buffer: PyObject pointers, strided as a
-// DataFrame column's view may be). Holds a view of the array while it lives.
-class ObjectColumn {
- public:
-  explicit ObjectColumn(nb::handle array) {
-    if (PyObject_GetBuffer(array.ptr(), &view_, PyBUF_FORMAT | PyBUF_STRIDES) != 0) {
-      throw nb::python_error();
-    }
-    held_ = true;
-    if (view_.ndim != 1 || view_.itemsize != sizeof(PyObject*) || view_.format == nullptr ||
-        std::string(view_.format) != "O") {
-      throw nb::type_error("internal: expected a 1-D numpy array of objects");
-    }
-    stride_ = view_.strides[0];
-  }
-  ~ObjectColumn() {
-    if (held_) PyBuffer_Release(&view_);
-  }
-  ObjectColumn(const ObjectColumn&) = delete;
-  ObjectColumn& operator=(const ObjectColumn&) = delete;
-  size_t size() const { return static_cast<size_t>(view_.shape[0]); }
-  PyObject* operator[](size_t i) const {
-    return *reinterpret_cast<PyObject* const*>(static_cast<const char*>(view_.buf) +
-                                               static_cast<Py_ssize_t>(i) * stride_);
-  }
-
- private:
-  Py_buffer view_{};
-  bool held_ = false;
-  Py_ssize_t stride_ = 0;
-};
-
-// pd.factorize of the columns read row by row (row 0 of each column, then row 1, ...), for
-// str values only: (codes, uniques in order of first appearance), code -1 for any value
-// that is not a str. What pandas does, without Python's per-element cost.
-nb::tuple FactorizeRows(const nb::list& columns) {
-  std::vector<std::unique_ptr<ObjectColumn>> cols;
-  for (nb::handle c : columns) cols.push_back(std::make_unique<ObjectColumn>(c));
-  const size_t n = cols.empty() ? 0 : cols[0]->size();
-  for (const auto& c : cols) {
-    if (c->size() != n) throw nb::value_error("internal: columns of different lengths");
-  }
-  std::vector<int64_t>* codes = new std::vector<int64_t>(n * cols.size());
-  nb::capsule owner(codes, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
-  absl::flat_hash_map<std::string_view, int64_t> index;
-  nb::list uniques;
-  PyObject* last = nullptr;  // the same object again: the same code, without a lookup
-  int64_t last_code = -1;
-  // Each value is its own allocation, so the loop waits on memory: fetch ahead.
-  constexpr size_t kAhead = 16;
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t c = 0; c < cols.size(); ++c) {
-      if (i + kAhead < n) {
-        const char* ahead = reinterpret_cast<const char*>((*cols[c])[i + kAhead]);
-        __builtin_prefetch(ahead);
-        __builtin_prefetch(ahead + 64);
-      }
-      PyObject* value = (*cols[c])[i];
-      int64_t code = -1;
-      if (value == last) {
-        code = last_code;
-      } else if (PyUnicode_Check(value)) {
-        Py_ssize_t size = 0;
-        const char* utf8 = PyUnicode_AsUTF8AndSize(value, &size);
-        if (utf8 == nullptr) {
-          PyErr_Clear();  // a lone surrogate: not a name the readers take
-        } else {
-          const auto [it, added] =
-              index.try_emplace(std::string_view(utf8, static_cast<size_t>(size)),
-                                static_cast<int64_t>(index.size()));
-          if (added) uniques.append(nb::handle(value));
-          code = it->second;
-        }
-        last = value;
-        last_code = code;
-      }
-      (*codes)[i * cols.size() + c] = code;
-    }
-  }
-  return nb::make_tuple(
-      nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(codes->data(), {codes->size()}, owner), uniques);
-}
-
 }  // namespace
 
-void BindBattleVotes(nb::module_& m) {
-  m.def("rate_battle_votes", &RateBattleVotes);
-  m.def("factorize_rows", &FactorizeRows);
-}
+void BindBattleVotes(nb::module_& m) { m.def("rate_battle_votes", &RateBattleVotes); }
 
 }  // namespace ratingd::python

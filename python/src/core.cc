@@ -234,6 +234,7 @@ NB_MODULE(_core, m) {
   BindOnlinePool(m);
   BindCommands(m);
   BindBattleVotes(m);
+  BindFactorize(m);
 }
 
 }  // namespace ratingd::python

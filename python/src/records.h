@@ -51,5 +51,7 @@ void BindOnlinePool(nb::module_& m);
 void BindCommands(nb::module_& m);
 // Binds rate_battle_votes (battle_votes.cc).
 void BindBattleVotes(nb::module_& m);
+// Binds factorize_rows (factorize.cc).
+void BindFactorize(nb::module_& m);
 
 }  // namespace ratingd::python

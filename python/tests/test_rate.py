@@ -199,3 +199,38 @@ def test_vote_methods_read_battles_straight_into_votes(monkeypatch, tmp_path):
                                         enumerate(df["model_b"])]), "borda")
     with pytest.raises(ValueError, match=r"row 0: unknown winner 'x'"):
         ratingd.rate(df.assign(winner=["x"] + list(df["winner"][1:])), "schulze")
+
+
+def test_arrow_strings_are_read_in_place(monkeypatch):
+    """Strings pandas keeps in pyarrow arrays (pandas' str with pyarrow, ArrowDtype), in
+    several chunks and sliced, give what the same strings as Python objects give, without
+    the records path; a missing name in them goes to the records, which name the row."""
+    pa = pytest.importorskip("pyarrow")
+    df = _random_battles(300, 8)
+    want = {m: ratingd.rate(df, m).to_dict() for m in ("elo-bt", "borda")}
+    want_pool = ratingd.OnlinePool(models=("elo",), bootstrap_replicas=0)
+    want_pool.add_battles(df)
+
+    def chunked(values):  # three chunks, the middle one a slice of a larger array
+        values = list(values)
+        middle = pa.array(["pad"] + values[100:200] + ["pad"]).slice(1, 100)
+        return pa.chunked_array([pa.array(values[:100]), middle, pa.array(values[200:])])
+
+    frames = [
+        df.astype({c: "string[pyarrow]" for c in ("model_a", "model_b", "winner")}),
+        df.assign(**{c: pd.Series(pd.arrays.ArrowExtensionArray(chunked(df[c])))
+                     for c in ("model_a", "model_b", "winner")}),
+    ]
+    from ratingd import _core
+    for frame in frames:
+        monkeypatch.setattr(_core, "rate_records", lambda *a: 1 / 0)
+        for method, expected in want.items():
+            assert ratingd.rate(frame, method).to_dict() == expected, (frame.dtypes, method)
+        monkeypatch.undo()
+        pool = ratingd.OnlinePool(models=("elo",), bootstrap_replicas=0)
+        assert pool.add_battles(frame) == len(frame)
+        assert pool.leaderboard("elo").to_dict() == want_pool.leaderboard("elo").to_dict()
+    missing = frames[0].copy()
+    missing.loc[7, "model_a"] = None
+    with pytest.raises(ValueError, match=r"row 7: missing model_a"):
+        ratingd.rate(missing, "borda")
