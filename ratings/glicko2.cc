@@ -70,6 +70,10 @@ Glicko2Player Glicko2Period(const Glicko2Player& player, absl::Span<const Glicko
     information += game.weight * g * g * e * (1.0 - e);
     improvement += game.weight * g * (game.score - e);
   }
+  // Games whose outcome was certain in floating point (E exactly 0 or 1, a gap of
+  // thousands of rating points) carry no information: v would be infinite. The player is
+  // then left as it was.
+  if (!(information > 0)) return player;
   const double v = 1.0 / information;
   const double delta = v * improvement;
   // Steps 5-7.

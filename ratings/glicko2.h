@@ -48,7 +48,9 @@ struct Glicko2Game {
 };
 
 // [G2] steps 3-7 for one player and one period of games (at least one, weights > 0): the
-// player's μ', φ', σ'. Step 5 by the Illinois iteration to ε = 1e-6.
+// player's μ', φ', σ'. Step 5 by the Illinois iteration to ε = 1e-6. Games whose expected
+// scores are exactly 0 or 1 in floating point carry no information: with only those the
+// player is returned unchanged.
 Glicko2Player Glicko2Period(const Glicko2Player& player, absl::Span<const Glicko2Game> games,
                             double tau);
 

@@ -140,6 +140,28 @@ TEST(Glicko2Test, ExpectedScoreCombinesBothDeviations) {
   EXPECT_NEAR(g.Expected(0, 1, std::nullopt) + g.Expected(1, 0, std::nullopt), 1.0, 1e-15);
 }
 
+// A gap so large that the winner's E is exactly 1 in floating point (μ 0 against -60:
+// exp(-60·g) with g ≈ 0.97 is below half an ulp of 1): no information for it, so it stays
+// as it was; the loser's E is tiny but not 0, and its update stays finite.
+TEST(Glicko2Test, ACertainOutcomeLeavesTheWinnerAsItWas) {
+  Glicko2 g = *Glicko2::Create({});
+  Glicko2State state;
+  state.mu = {0.0, -60.0};
+  state.phi = {0.3, 0.3};
+  state.sigma = {0.06, 0.06};
+  state.last.assign(2, absl::InfinitePast());
+  ASSERT_TRUE(g.Restore(state).ok());
+  const std::vector<AgentId> agents = {0, 1};
+  const std::vector<uint32_t> ranks = {1, 2};
+  g.Update({agents, ranks, 1.0}, std::nullopt);
+  EXPECT_EQ(g.state().mu[0], 0.0);
+  EXPECT_EQ(g.state().phi[0], 0.3);
+  EXPECT_EQ(g.state().sigma[0], 0.06);
+  for (const double x : {g.state().mu[1], g.state().phi[1], g.state().sigma[1]}) {
+    EXPECT_TRUE(std::isfinite(x)) << x;
+  }
+}
+
 TEST(Glicko2Test, BadOptionsAreNamed) {
   EXPECT_THAT(Glicko2::Create({.rd = -1}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rd must be")));
