@@ -5,7 +5,7 @@
 #   3. release build with -Werror, all tests (ctest: unit, cli, kafka, prometheus, deploy;
 #      two at a time, the integration tests alone)
 #   3b. the Python package: `pip install ./python` into a virtual environment, its pytest
-#      suite against the release build's ratingctl
+#      suite against the release build's ratingctl, then against a live ratingd on a broker
 #   4. AddressSanitizer + UndefinedBehaviorSanitizer build (clang, with the libFuzzer
 #      targets), unit and cli tests
 #   4b. ThreadSanitizer build (clang), every unit test (ratings_test, voting_test, daemon_test)
@@ -48,6 +48,16 @@ venv=build/python-venv
 [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q pytest matplotlib pyarrow ./python
 RATINGCTL=build/ci/bin/ratingctl "$venv/bin/pytest" -q python/tests
+# OnlinePool and Client against a live ratingd (python/tests/test_live.py), on a broker of
+# its own, stopped whatever the outcome.
+live=$(mktemp -d)
+KAFKA_DIR=$live bash deploy/kafka/broker.sh start wait
+live_status=0
+RATINGD_LIVE=1 KAFKA_DIR=$live RATINGD=build/ci/bin/ratingd RATINGCTL=build/ci/bin/ratingctl \
+  "$venv/bin/pytest" -q python/tests/test_live.py || live_status=$?
+KAFKA_DIR=$live bash deploy/kafka/broker.sh stop
+rm -rf "$live"
+[[ $live_status -eq 0 ]] || exit "$live_status"
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake --workflow --preset ci-asan
