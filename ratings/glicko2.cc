@@ -21,23 +21,24 @@ double NewVolatility(double phi, double sigma, double v, double delta, double ta
   const double phi2 = phi * phi;
   const double delta2 = delta * delta;
   const double inverse_tau2 = 1.0 / (tau * tau);
-  const auto f = [&](double x) {
-    const double ex = std::exp(x);
+  // f at x, given e^x (known without an exp at A = a and at B = ln(Δ² − φ² − v)).
+  const auto f_at = [&](double x, double ex) {
     const double d = phi2 + v + ex;
     return ex * (delta2 - phi2 - v - ex) / (2.0 * d * d) - (x - a) * inverse_tau2;
   };
+  const auto f = [&](double x) { return f_at(x, std::exp(x)); };
   double big_a = a;
   double big_b;
   double fb;
   if (delta2 > phi2 + v) {
     big_b = std::log(delta2 - phi2 - v);
-    fb = f(big_b);
+    fb = f_at(big_b, delta2 - phi2 - v);
   } else {
     int k = 1;
     while ((fb = f(a - k * tau)) < 0 && k < kMaxIterations) ++k;
     big_b = a - k * tau;  // fb = f(B) already
   }
-  double fa = f(big_a);
+  double fa = f_at(big_a, sigma * sigma);
   for (int i = 0; std::abs(big_b - big_a) > kEpsilon && i < kMaxIterations; ++i) {
     const double c = big_a + (big_a - big_b) * fa / (fb - fa);
     const double fc = f(c);
