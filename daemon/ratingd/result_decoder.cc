@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "ratingd/v1/game_result.pb.h"
+#include "ratings/io/event_time.h"
 #include "ratings/io/game_result_proto.h"
 
 namespace ratingd {
@@ -13,7 +14,7 @@ namespace ratingd {
 const std::vector<std::string>& RejectionReasons() {
   static const std::vector<std::string>* const reasons = [] {
     auto* r = new std::vector<std::string>{"unparseable", "missing_pool", "missing_game_id",
-                                           "key_mismatch"};
+                                           "key_mismatch", "bad_event_time"};
     using P = ratings::ResultProblem;
     for (P p : {P::kTooFewStandings, P::kTooManyStandings, P::kBadWeight, P::kEmptyAgentId,
                 P::kAgentIdTooLong, P::kZeroRank, P::kBadScore, P::kDuplicateAgent}) {
@@ -44,6 +45,18 @@ std::variant<const DecodedResult*, Rejection> ResultDecoder::Decode(
   if (key != message.pool()) {
     return Rejection{"key_mismatch", absl::StrCat("message key '", absl::CHexEscape(key),
                                                   "' is not the pool '", message.pool(), "'")};
+  }
+  // A time ratingd's models can read: within the range a Timestamp holds.
+  if (message.has_event_time()) {
+    const google::protobuf::Timestamp& t = message.event_time();
+    if (t.seconds() < ratings::io::kMinEventSeconds ||
+        t.seconds() > ratings::io::kMaxEventSeconds || t.nanos() < 0 ||
+        t.nanos() >= 1'000'000'000) {
+      return Rejection{
+          "bad_event_time",
+          absl::StrCat("event_time (", t.seconds(), " s, ", t.nanos(),
+                       " ns) is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z")};
+    }
   }
   // Refuse oversized results before converting them.
   if (static_cast<size_t>(message.standings_size()) > limits.max_standings) {

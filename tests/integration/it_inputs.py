@@ -76,7 +76,7 @@ def standing(agent, rank, score=None):
     return out
 
 
-def game_result(pool="dlq-pool", game_id="x", standings=None, weight=None):
+def game_result(pool="dlq-pool", game_id="x", standings=None, weight=None, event_seconds=None):
     if standings is None:
         standings = [standing("a", 1), standing("b", 2)]
     out = b""
@@ -84,6 +84,8 @@ def game_result(pool="dlq-pool", game_id="x", standings=None, weight=None):
         out += field_bytes(1, pool.encode())
     if game_id:
         out += field_bytes(2, game_id.encode())
+    if event_seconds is not None:  # a google.protobuf.Timestamp: seconds (field 1)
+        out += field_bytes(3, field_varint(1, event_seconds))
     for s in standings:
         out += field_bytes(4, s)
     if weight is not None:
@@ -109,6 +111,7 @@ def invalid_cases(tag="", pool="dlq-pool"):
         ("missing_pool", pool, result(pool="")),
         ("missing_game_id", pool, result(game_id="")),
         ("key_mismatch", "another-pool", result()),
+        ("bad_event_time", pool, result(event_seconds=253402300800)),  # 10000-01-01
         ("too_few_standings", pool, result(standings=[standing(a, 1)])),
         ("too_many_standings", pool,
          result(standings=[standing("%s%d" % (a, i), 1 + i) for i in range(300)])),

@@ -84,13 +84,30 @@ TEST(ResultDecoderTest, EveryInvalidClassHasItsReason) {
   m = Valid();
   m.mutable_standings(1)->set_agent("alice");
   EXPECT_EQ(Reason(m), "duplicate_agent");
+  // The range of a Timestamp: 9999-12-31T23:59:59Z is 253,402,300,799 s, 0001-01-01 is
+  // -62,135,596,800 s (by hand from the proleptic Gregorian calendar).
+  m = Valid();
+  m.mutable_event_time()->set_seconds(253'402'300'800);
+  EXPECT_EQ(Reason(m), "bad_event_time");
+  m.mutable_event_time()->set_seconds(253'402'300'799);
+  m.mutable_event_time()->set_nanos(1'000'000'000);
+  EXPECT_EQ(Reason(m), "bad_event_time");
+  m.mutable_event_time()->set_nanos(-1);
+  EXPECT_EQ(Reason(m), "bad_event_time");
+  m.mutable_event_time()->set_seconds(-62'135'596'801);
+  m.mutable_event_time()->set_nanos(0);
+  EXPECT_EQ(Reason(m), "bad_event_time");
+  m.mutable_event_time()->set_seconds(-62'135'596'800);
+  EXPECT_TRUE(
+      std::holds_alternative<DecodedResult>(DecodeResult("chess", m.SerializeAsString(), {})));
   // Every reason given above is in the published list (metric pre-registration).
-  for (const char* r : {"unparseable", "missing_pool", "missing_game_id", "key_mismatch",
-                        "too_few_standings", "too_many_standings", "bad_weight", "empty_agent_id",
-                        "agent_id_too_long", "zero_rank", "bad_score", "duplicate_agent"}) {
+  for (const char* r :
+       {"unparseable", "missing_pool", "missing_game_id", "key_mismatch", "bad_event_time",
+        "too_few_standings", "too_many_standings", "bad_weight", "empty_agent_id",
+        "agent_id_too_long", "zero_rank", "bad_score", "duplicate_agent"}) {
     EXPECT_THAT(RejectionReasons(), ::testing::Contains(r));
   }
-  EXPECT_EQ(RejectionReasons().size(), 12u);
+  EXPECT_EQ(RejectionReasons().size(), 13u);
 }
 
 TEST(ResultDecoderTest, MessagesNameTheField) {
