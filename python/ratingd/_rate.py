@@ -330,8 +330,10 @@ def _strings(column):
             chunks = []
             for chunk in chunked.chunks:
                 _, offsets, data = chunk.buffers()
-                ends = np.frombuffer(offsets, dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
-                text = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+                first = chunk.offset  # a sliced chunk starts inside its buffers
+                ends = np.frombuffer(offsets, dtype=width)[first:first + len(chunk) + 1]
+                text = (np.frombuffer(data, dtype=np.uint8) if data is not None
+                        else np.zeros(0, dtype=np.uint8))
                 chunks.append((np.ascontiguousarray(ends, dtype=np.int64), text))
             return chunks
     return column.to_numpy(dtype=object, copy=False)
