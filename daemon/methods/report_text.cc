@@ -24,13 +24,16 @@ std::string ReportToTable(const v1::RatingReport& report) {
   // interval with the rank interval (ci=..., --bootstrap-replicas), and games.
   const bool intervals = report.ranking_size() > 0 && report.ranking(0).has_ci_low();
   const bool games = report.ranking_size() > 0 && report.ranking(0).has_games();
-  absl::StrAppendFormat(&out, "%4s  %-*s  %12s%s%s%s\n", "rank", static_cast<int>(width), "agent",
-                        "rating", ml ? "  probability" : "",
+  // glicko2: the rating deviation beside the rating.
+  const bool rd = report.ranking_size() > 0 && report.ranking(0).has_rd();
+  absl::StrAppendFormat(&out, "%4s  %-*s  %12s%s%s%s%s\n", "rank", static_cast<int>(width), "agent",
+                        "rating", rd ? "          rd" : "", ml ? "  probability" : "",
                         intervals ? absl::StrFormat("  %-26s  %9s", "95% interval", "ranks") : "",
                         games ? "      games" : "");
   for (const auto& r : report.ranking()) {
     std::string line = absl::StrFormat("%4u  %-*s  %12.4f", r.rank(), static_cast<int>(width),
                                        r.agent(), r.rating());
+    if (rd) absl::StrAppendFormat(&line, "  %10.4f", r.rd());
     if (ml) {
       const auto& lottery = extra.at("lottery").struct_value().fields();
       absl::StrAppendFormat(&line, "  %11.4f", lottery.at(r.agent()).number_value());
@@ -42,7 +45,11 @@ std::string ReportToTable(const v1::RatingReport& report) {
     if (games) absl::StrAppendFormat(&line, "  %9u%s", r.games(), r.provisional() ? " ?" : "");
     absl::StrAppend(&out, line, "\n");
   }
-  if (games) out += "? provisional: fewer results than --provisional-games\n";
+  if (games && rd) {
+    out += "? provisional: rd above --provisional-rd or fewer results than --provisional-games\n";
+  } else if (games) {
+    out += "? provisional: fewer results than --provisional-games\n";
+  }
   if (ml && extra.count("iterations") == 0) {  // ml-exact: an LP, no iterations
     absl::StrAppendFormat(&out, "exploitability %.2e (exact)\n",
                           extra.at("exploitability").number_value());

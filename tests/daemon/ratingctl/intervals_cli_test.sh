@@ -130,6 +130,23 @@ for row in rows:
     assert int(m.group(8)) == e["games"] and (m.group(9) is not None) == e["provisional"], (row, e)
 assert lines[-1].startswith("? provisional"), lines[-1]
 PY
+# glicko2's table adds its rating deviation, and says what makes an agent provisional.
+rate_to "$tmp/o-g2.txt" --method glicko2 --input "$tmp/t.jsonl" --provisional-games 80 \
+  --output table
+rate_to "$tmp/o-g2.json" --method glicko2 --input "$tmp/t.jsonl" --provisional-games 80
+python3 - "$tmp/o-g2.json" "$tmp/o-g2.txt" <<'PY' || fail "glicko2's table"
+import json, re, sys
+d = {e["agent"]: e for e in json.load(open(sys.argv[1]))["ranking"]}
+lines = open(sys.argv[2]).read().splitlines()
+assert lines[1].split()[:4] == ["rank", "agent", "rating", "rd"], lines[1]
+rows = [l for l in lines[2:] if re.match(r"\s+\d+\s", l)]
+assert len(rows) == len(d), rows
+for row in rows:
+    m = re.match(r"\s+\d+\s+(\S+)\s+(\S+)\s+(\S+)\s+\[", row)
+    assert m and m.group(3) == "%.4f" % d[m.group(1)]["rd"], (row, d[m.group(1)])
+assert lines[-1] == ("? provisional: rd above --provisional-rd or fewer results than "
+                     "--provisional-games"), lines[-1]
+PY
 
 # 4. Errors.
 expect_error "--bootstrap-replicas must be 0 or 2..256, got 1" rate --method elo \
