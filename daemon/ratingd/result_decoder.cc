@@ -52,10 +52,9 @@ std::variant<const DecodedResult*, Rejection> ResultDecoder::Decode(
     if (t.seconds() < ratings::io::kMinEventSeconds ||
         t.seconds() > ratings::io::kMaxEventSeconds || t.nanos() < 0 ||
         t.nanos() >= 1'000'000'000) {
-      return Rejection{
-          "bad_event_time",
-          absl::StrCat("event_time (", t.seconds(), " s, ", t.nanos(),
-                       " ns) is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z")};
+      return Rejection{"bad_event_time",
+                       absl::StrCat("event_time (", t.seconds(), " s, ", t.nanos(),
+                                    " ns) is outside ", ratings::io::kEventTimeRange)};
     }
   }
   // Refuse oversized results before converting them.

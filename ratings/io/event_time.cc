@@ -5,17 +5,12 @@
 #include "absl/strings/str_cat.h"
 
 namespace ratings::io {
-namespace {
-
-constexpr absl::string_view kRange = "0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
-
-}  // namespace
-
 absl::StatusOr<absl::Time> EventTimeFromSeconds(double seconds, absl::string_view field) {
   if (!std::isfinite(seconds) || seconds < static_cast<double>(kMinEventSeconds) ||
       seconds >= static_cast<double>(kMaxEventSeconds + 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " ", seconds, " is not a time in seconds since the Unix epoch from ", kRange));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " ", seconds, " is not a time in seconds since the Unix epoch from ",
+                     kEventTimeRange));
   }
   // To the microsecond: a double near today's seconds since the epoch is only good to a
   // quarter of one, so nanoseconds would print its binary noise (…15.900000095Z).
@@ -27,8 +22,9 @@ absl::StatusOr<absl::Time> EventTimeFromSeconds(double seconds, absl::string_vie
     micros = 0;
   }
   if (at > kMaxEventSeconds) {  // rounded up past the end
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " ", seconds, " is not a time in seconds since the Unix epoch from ", kRange));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " ", seconds, " is not a time in seconds since the Unix epoch from ",
+                     kEventTimeRange));
   }
   return absl::FromUnixSeconds(at) + absl::Microseconds(micros);
 }

@@ -11,9 +11,10 @@
 
 namespace ratings::io {
 
-// The range's ends in whole seconds since the Unix epoch.
+// The range's ends in whole seconds since the Unix epoch, and as the errors name it.
 inline constexpr int64_t kMinEventSeconds = -62135596800;  // 0001-01-01T00:00:00Z
 inline constexpr int64_t kMaxEventSeconds = 253402300799;  // 9999-12-31T23:59:59Z
+inline constexpr absl::string_view kEventTimeRange = "0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
 
 // `seconds` since the Unix epoch as a time, to the nearest microsecond. InvalidArgument
 // naming `field` when it is not finite or outside the range.

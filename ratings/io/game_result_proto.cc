@@ -25,7 +25,7 @@ absl::Status ValidateRecord(const ResultRecord& record, const ResultLimits& limi
        *record.event_time >= absl::FromUnixSeconds(kMaxEventSeconds + 1))) {
     return absl::InvalidArgumentError(
         absl::StrCat("event_time ", absl::FormatTime(*record.event_time, absl::UTCTimeZone()),
-                     " is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z"));
+                     " is outside ", kEventTimeRange));
   }
   return ValidateResult(record.result, limits);
 }

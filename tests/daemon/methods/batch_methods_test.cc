@@ -1,7 +1,6 @@
 #include "daemon/methods/batch_methods.h"
 
 #include <cmath>
-#include <fstream>
 #include <string>
 
 #include "daemon/methods/read_input.h"
@@ -10,22 +9,18 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_files.h"
 
 namespace ratingd {
 namespace {
 
 using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
+using ::ratings::testing::WriteTemp;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
 const std::string kData = RATINGD_TEST_DATA;
-
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << content;
-  return path;
-}
 
 std::string Game(const std::string& id, const std::string& first, const std::string& second) {
   return R"({"pool":"p","gameId":")" + id + R"(","standings":[{"agent":")" + first +

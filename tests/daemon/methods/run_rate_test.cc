@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,21 +14,17 @@
 #include "gtest/gtest.h"
 #include "ratings/io/records_to_votes.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_files.h"
 
 namespace ratingd {
 namespace {
 
 using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
+using ::ratings::testing::WriteTemp;
 using ::testing::HasSubstr;
 
 const std::string kData = RATINGD_TEST_DATA;
-
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << content;
-  return path;
-}
 
 std::map<std::string, const v1::RankedAgent*> ByAgent(const v1::RatingReport& report) {
   std::map<std::string, const v1::RankedAgent*> out;

@@ -1,6 +1,5 @@
 #include "daemon/ratingctl/eval.h"
 
-#include <fstream>
 #include <string>
 
 #include "daemon/deterministic_json.h"
@@ -8,19 +7,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_files.h"
 
 namespace ratingd {
 namespace {
 
 using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
+using ::ratings::testing::WriteTemp;
 using ::testing::HasSubstr;
-
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << content;
-  return path;
-}
 
 std::string Vote(int id, const std::string& a, const std::string& b, const std::string& c) {
   return R"({"pool":"p","gameId":")" + std::to_string(id) + R"(","standings":[{"agent":")" + a +

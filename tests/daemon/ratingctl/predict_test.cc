@@ -5,7 +5,6 @@
 #include "daemon/ratingctl/predict.h"
 
 #include <cmath>
-#include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -13,19 +12,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_files.h"
 
 namespace ratingd {
 namespace {
 
 using ::ratings::testing::IsOk;
 using ::ratings::testing::StatusIs;
+using ::ratings::testing::WriteTemp;
 using ::testing::HasSubstr;
-
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << content;
-  return path;
-}
 
 std::string Game(int id, const std::string& first, const std::string& second, int second_rank) {
   return absl::StrCat(R"({"pool":"p","gameId":"g)", id, R"(","standings":[{"agent":")", first,
