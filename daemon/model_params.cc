@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/param_table.h"
 
@@ -54,6 +55,33 @@ ParamTable MethodParamTable(absl::string_view method, ratings::PoolOptions& opti
 
 }  // namespace
 
+void AddGlicko2Params(ratings::Glicko2Options& g, ParamTable& table) {
+  table.Add("initial", &g.initial)
+      .Help("a new agent's rating")
+      .Add("rd", &g.rd)
+      .Bounds(0, std::nullopt)
+      .Help("a new agent's rating deviation, and the most that inactivity grows it to")
+      .Add("volatility", &g.volatility)
+      .Bounds(0, std::nullopt, /*min_exclusive=*/true)
+      .Help("a new agent's volatility sigma")
+      .Add("tau", &g.tau)
+      .Bounds(0, std::nullopt, /*min_exclusive=*/true)
+      .Help("how far the volatility may move in one result")
+      .Add(
+          "period",
+          [&g](absl::string_view value) {
+            if (!absl::ParseDuration(value, &g.period)) {
+              return absl::InvalidArgumentError(
+                  absl::StrCat("'", value, "' is not a duration (e.g. 24h, 90m, 0)"));
+            }
+            return absl::OkStatus();
+          },
+          [&g] { return StringValue(absl::FormatDuration(g.period)); })
+      .Help(
+          "event time in which the squared deviation grows by the squared volatility; 0: "
+          "no growth");
+}
+
 ParamTable ModelParamTable(ratings::Model model, ratings::PoolOptions& o) {
   ParamTable table{std::string(ratings::ModelName(model))};
   switch (model) {
@@ -78,6 +106,9 @@ ParamTable ModelParamTable(ratings::Model model, ratings::PoolOptions& o) {
       break;
     case ratings::Model::kMl:
       AddMlParams(o.ml_options, table);
+      break;
+    case ratings::Model::kGlicko2:
+      AddGlicko2Params(o.glicko2_options, table);
       break;
   }
   return table;
@@ -126,12 +157,12 @@ absl::Status ApplyScopedModelParams(const std::vector<std::string>& params,
 }
 
 absl::Status ApplyModelList(const std::string& list, ratings::PoolOptions& options) {
-  options.elo = options.sco = options.ml = false;
+  options.elo = options.sco = options.ml = options.glicko2 = false;
   for (absl::string_view m : absl::StrSplit(list, ',', absl::SkipEmpty())) {
     const std::optional<ratings::Model> model = ratings::ParseModel(m);
     if (!model.has_value()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml"));
+          absl::StrCat("--models: unknown model '", m, "'; known: elo, sco, ml, glicko2"));
     }
     switch (*model) {
       case ratings::Model::kElo:
@@ -143,9 +174,12 @@ absl::Status ApplyModelList(const std::string& list, ratings::PoolOptions& optio
       case ratings::Model::kMl:
         options.ml = true;
         break;
+      case ratings::Model::kGlicko2:
+        options.glicko2 = true;
+        break;
     }
   }
-  if (!options.elo && !options.sco && !options.ml) {
+  if (!options.elo && !options.sco && !options.ml && !options.glicko2) {
     return absl::InvalidArgumentError("--models: name at least one");
   }
   return absl::OkStatus();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@
 #include "absl/strings/string_view.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/model_params.h"
+#include "google/protobuf/util/time_util.h"
+#include "ratings/io/game_result_proto.h"
 #include "ratings/ranking.h"
 #include "ratings/status_macros.h"
 
@@ -26,7 +29,49 @@ void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::
   }
 }
 
+// The normal quantile of a two-sided 95% interval.
+constexpr double kZ95 = 1.96;
+
+void AddGlicko2Uncertainty(const ratings::Glicko2& model, const std::vector<ratings::AgentId>& ids,
+                           double provisional_rd,
+                           google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
+  std::vector<ratings::RatingInterval> intervals(model.size());
+  for (ratings::AgentId a = 0; a < model.size(); ++a) {
+    const double rating = model.Rating(a);
+    const double rd = model.Deviation(a);
+    intervals[a] = {.low = rating - kZ95 * rd, .high = rating + kZ95 * rd};
+  }
+  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
+  for (int i = 0; i < ranking.size(); ++i) {
+    const ratings::AgentId a = ids[static_cast<size_t>(i)];
+    v1::RankedAgent& entry = ranking[i];
+    entry.set_rd(model.Deviation(a));
+    entry.set_volatility(model.Volatility(a));
+    if (const std::optional<absl::Time> last = model.LastPlayed(a)) {
+      *entry.mutable_last_played() = ratings::io::TimestampOf(*last);
+    }
+    entry.set_ci_low(intervals[a].low);
+    entry.set_ci_high(intervals[a].high);
+    entry.set_rank_low(ranks[a].best);
+    entry.set_rank_high(ranks[a].worst);
+    if (entry.rd() > provisional_rd) entry.set_provisional(true);
+  }
+}
+
 }  // namespace
+
+void AddLatestEventTime(const ratings::Glicko2& model, v1::RatingReport& report) {
+  if (const std::optional<absl::Time> latest = model.latest()) {
+    (*report.mutable_extra()->mutable_fields())["latest_event_time"] =
+        StringValue(google::protobuf::util::TimeUtil::ToString(ratings::io::TimestampOf(*latest)));
+  }
+}
+
+std::vector<double> Glicko2Ratings(const ratings::Glicko2& model) {
+  std::vector<double> rating(model.size());
+  for (ratings::AgentId a = 0; a < model.size(); ++a) rating[a] = model.Rating(a);
+  return rating;
+}
 
 absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool& pool, size_t limit,
                                             uint64_t seed) {
@@ -71,12 +116,20 @@ absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool&
       extra["converged"].set_bool_value(stats.converged);
       break;
     }
+    case ratings::Model::kGlicko2: {
+      const ratings::Glicko2* glicko2 = pool.glicko2();
+      if (glicko2 == nullptr) return off();
+      AddRanking(ratings::RankByRating(Glicko2Ratings(*glicko2), pool.index()), pool.index(), limit,
+                 report);
+      AddLatestEventTime(*glicko2, report);
+      break;
+    }
   }
   return report;
 }
 
 void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
-                    const ratings::OnlineBootstrap* bootstrap, uint64_t provisional_games,
+                    const ratings::OnlineBootstrap* bootstrap, const ProvisionalRule& provisional,
                     google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
   const std::vector<uint64_t>& results = pool.games().results();
   std::vector<ratings::AgentId> ids;
@@ -85,7 +138,11 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
     const ratings::AgentId id = *pool.index().Find(r.agent());
     ids.push_back(id);
     r.set_games(static_cast<uint32_t>(std::min<uint64_t>(results[id], UINT32_MAX)));
-    r.set_provisional(results[id] < provisional_games);
+    r.set_provisional(results[id] < provisional.games);
+  }
+  if (model == ratings::Model::kGlicko2 && pool.glicko2()) {
+    AddGlicko2Uncertainty(*pool.glicko2(), ids, provisional.rd, ranking);
+    return;
   }
   if (bootstrap == nullptr) return;
   std::vector<ratings::RatingInterval> intervals;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ratingd/v1/report.pb.h"
@@ -18,6 +19,7 @@ namespace ratingd {
 // extra:
 //   params (every parameter of the model), seed (`seed` as given: the online models draw
 //   nothing, so it only echoes the caller's --seed);
+//   glicko2: latest_event_time (RFC 3339), when a result had one;
 //   ml: lottery (agent -> probability, for the listed agents), exploitability, iterations,
 //       converged.
 // For ml this runs the pool's regret matching to its target (MaximalLottery::Solve), so a
@@ -26,14 +28,30 @@ namespace ratingd {
 absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool& pool, size_t limit,
                                             uint64_t seed);
 
-// The uncertainty fields ratingd publishes (docs/MODELS.md §5.6), added to each entry of
+// When an entry is provisional: in fewer than `games` results, or (glicko2) with a reported
+// deviation above `rd` (lichess's 110).
+struct ProvisionalRule {
+  uint64_t games = 20;
+  double rd = 110;
+};
+
+// The uncertainty fields ratingd publishes (docs/MODELS.md §5.6, §10), added to each entry of
 // `ranking` (a ranking of `pool`'s agents, any subset, by name): `games` (the results the
 // agent is in, saturated to uint32: protobuf's JSON prints 64-bit integers as strings) and
-// `provisional` (games < provisional_games); for elo and sco with `bootstrap`, `ci_low`,
-// `ci_high` (its interval around the pool's point rating) and `rank_low`, `rank_high` (the
-// rank interval among all the pool's agents). O(agents · replicas + agents log agents).
+// `provisional` (ProvisionalRule); for elo and sco with `bootstrap`, `ci_low`, `ci_high` (its
+// interval around the pool's point rating) and `rank_low`, `rank_high` (the rank interval
+// among all the pool's agents); for glicko2 (no bootstrap) `rd`, `volatility`, `last_played`
+// and the interval rating ± 1.96·rd with its rank interval. O(agents · replicas + agents log
+// agents).
 void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
-                    const ratings::OnlineBootstrap* bootstrap, uint64_t provisional_games,
+                    const ratings::OnlineBootstrap* bootstrap, const ProvisionalRule& provisional,
                     google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking);
+
+// extra.latest_event_time of a glicko2 report: the model's latest event time (RFC 3339), if
+// any result had one.
+void AddLatestEventTime(const ratings::Glicko2& model, v1::RatingReport& report);
+
+// Every agent's Glicko-2 rating in rating points, by agent id.
+std::vector<double> Glicko2Ratings(const ratings::Glicko2& model);
 
 }  // namespace ratingd

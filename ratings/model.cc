@@ -10,6 +10,8 @@ absl::string_view ModelName(Model model) {
       return "sco";
     case Model::kMl:
       return "ml";
+    case Model::kGlicko2:
+      return "glicko2";
   }
   return "?";
 }

@@ -7,6 +7,20 @@
 
 namespace ratings {
 
+bool ModelOn(const PoolOptions& options, Model model) {
+  switch (model) {
+    case Model::kElo:
+      return options.elo;
+    case Model::kSco:
+      return options.sco;
+    case Model::kMl:
+      return options.ml;
+    case Model::kGlicko2:
+      return options.glicko2;
+  }
+  return false;
+}
+
 absl::StatusOr<Pool> Pool::Create(const PoolOptions& options) {
   Pool pool(options);
   if (options.elo) {
@@ -21,10 +35,14 @@ absl::StatusOr<Pool> Pool::Create(const PoolOptions& options) {
     ASSIGN_OR_RETURN(MaximalLottery ml, MaximalLottery::Create(options.ml_options));
     pool.ml_.emplace(std::move(ml));
   }
+  if (options.glicko2) {
+    ASSIGN_OR_RETURN(Glicko2 glicko2, Glicko2::Create(options.glicko2_options));
+    pool.glicko2_.emplace(std::move(glicko2));
+  }
   return pool;
 }
 
-absl::Status Pool::Apply(const Result& result) {
+absl::Status Pool::Apply(const Result& result, std::optional<absl::Time> time) {
   RETURN_IF_ERROR(ValidateResult(result, options_.limits));
   ids_.clear();
   ranks_.clear();
@@ -33,7 +51,7 @@ absl::Status Pool::Apply(const Result& result) {
     ranks_.push_back(s.rank);
   }
   weight_ = result.weight;
-  return ApplyInterned();
+  return ApplyInterned(time);
 }
 
 absl::StatusOr<AgentId> Pool::InternAgent(absl::string_view name) {
@@ -46,7 +64,7 @@ absl::StatusOr<AgentId> Pool::InternAgent(absl::string_view name) {
   return index_.Intern(name);
 }
 
-absl::Status Pool::ApplyIndexed(const IndexedResult& result) {
+absl::Status Pool::ApplyIndexed(const IndexedResult& result, std::optional<absl::Time> time) {
   const size_t k = result.size();
   if (k < 2 || k > options_.limits.max_standings || result.ranks.size() != k) {
     return absl::InvalidArgumentError(absl::StrCat(k, " standings; a result orders 2 to ",
@@ -74,10 +92,10 @@ absl::Status Pool::ApplyIndexed(const IndexedResult& result) {
   ids_.assign(result.agents.begin(), result.agents.end());
   ranks_.assign(result.ranks.begin(), result.ranks.end());
   weight_ = result.weight;
-  return ApplyInterned();
+  return ApplyInterned(time);
 }
 
-absl::Status Pool::ApplyInterned() {
+absl::Status Pool::ApplyInterned(std::optional<absl::Time> time) {
   const size_t n = index_.size();
   const IndexedResult indexed{ids_, ranks_, weight_};
   games_.Resize(n);
@@ -97,6 +115,10 @@ absl::Status Pool::ApplyInterned() {
       RETURN_IF_ERROR(ml_->Solve(options_.ml_options.iterations_per_result).status());
     }
   }
+  if (glicko2_) {
+    glicko2_->Resize(n);
+    glicko2_->Update(indexed, time);
+  }
   ++results_;
   return absl::OkStatus();
 }
@@ -111,6 +133,7 @@ PoolState Pool::ExportState() const {
   if (elo_) state.elo.assign(elo_->ratings().begin(), elo_->ratings().end());
   if (sco_) state.sco.assign(sco_->ratings().begin(), sco_->ratings().end());
   if (ml_) state.ml = ml_->ExportState();
+  if (glicko2_) state.glicko2 = glicko2_->state();
   state.games = games_.games();
   state.points = games_.points();
   state.result_counts = games_.results();
@@ -147,6 +170,18 @@ absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState
           absl::StrCat("ml: state of ", state.ml->size, " agents for ", n, " agents"));
     }
     RETURN_IF_ERROR(pool.ml_->RestoreState(*state.ml));
+  }
+  if (options.glicko2 != state.glicko2.has_value()) {
+    return absl::InvalidArgumentError(options.glicko2
+                                          ? "glicko2: the state has no glicko2 model"
+                                          : "glicko2: the state has a glicko2 model but it is off");
+  }
+  if (pool.glicko2_) {
+    if (state.glicko2->mu.size() != n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("glicko2: ", state.glicko2->mu.size(), " ratings for ", n, " agents"));
+    }
+    RETURN_IF_ERROR(pool.glicko2_->Restore(*state.glicko2));
   }
   if (state.games.empty() && state.points.empty()) {
     pool.games_.Resize(n);  // a state from before the pool kept game counts

@@ -1,4 +1,4 @@
-// One leaderboard (a "pool", docs/MODELS.md §1): the agent index and the three online models
+// One leaderboard (a "pool", docs/MODELS.md §1): the agent index and the four online models
 // (deterministic: the same results in the same order give bit-identical state).
 #pragma once
 
@@ -9,10 +9,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "ratings/agent_index.h"
 #include "ratings/elo.h"
 #include "ratings/game_counts.h"
+#include "ratings/glicko2.h"
 #include "ratings/maximal_lottery.h"
+#include "ratings/model.h"
 #include "ratings/result.h"
 #include "ratings/sco.h"
 
@@ -23,11 +26,16 @@ struct PoolOptions {
   bool elo = true;
   bool sco = true;
   bool ml = true;
+  bool glicko2 = false;  // off unless asked for: the only model that reads event times
   EloOptions elo_options = {};
   ScoOptions sco_options = {};
   MaximalLotteryOptions ml_options = {};
+  Glicko2Options glicko2_options = {};
   ResultLimits limits = {};
 };
+
+// Whether `options` keeps `model`.
+bool ModelOn(const PoolOptions& options, Model model);
 
 // Everything that determines a Pool's future, for snapshots (docs/ARCHITECTURE.md §5). A model
 // that is off has an empty vector / no ml state.
@@ -37,6 +45,7 @@ struct PoolState {
   std::vector<double> elo = {};
   std::vector<double> sco = {};
   std::optional<MaximalLotteryState> ml = {};
+  std::optional<Glicko2State> glicko2 = {};
   // GameCounts by agent id (always kept). Empty in a state exported before the pool kept
   // them: FromState then starts every agent at no games.
   std::vector<double> games = {};
@@ -54,9 +63,10 @@ class Pool {
   // InvalidArgument naming the model and parameter if an option is out of range.
   static absl::StatusOr<Pool> Create(const PoolOptions& options);
 
-  // Validates the result (ValidateResult) and applies it to every enabled model. On an
+  // Validates the result (ValidateResult) and applies it to every enabled model, glicko2 at
+  // event time `time` (nullopt: the result has none, and takes the latest so far). On an
   // invalid result nothing changes and the status names the problem.
-  absl::Status Apply(const Result& result);
+  absl::Status Apply(const Result& result, std::optional<absl::Time> time = std::nullopt);
 
   // The id of agent `name`, interned now if new (it then has no result, and gets the
   // initial ratings when a result first names it). InvalidArgument for a name Apply()
@@ -67,7 +77,8 @@ class Pool {
   // weight) and the same updates, without a string per standing. A front end that has
   // interned its names once (the Python package's battles) applies each result at the cost
   // of the models alone.
-  absl::Status ApplyIndexed(const IndexedResult& result);
+  absl::Status ApplyIndexed(const IndexedResult& result,
+                            std::optional<absl::Time> time = std::nullopt);
 
   // The pool's state; O(agents) plus O(agents^2) for ml.
   PoolState ExportState() const;
@@ -85,6 +96,7 @@ class Pool {
   const Elo* elo() const { return elo_ ? &*elo_ : nullptr; }
   const Sco* sco() const { return sco_ ? &*sco_ : nullptr; }
   const MaximalLottery* ml() const { return ml_ ? &*ml_ : nullptr; }
+  const Glicko2* glicko2() const { return glicko2_ ? &*glicko2_ : nullptr; }
   MaximalLottery* mutable_ml() { return ml_ ? &*ml_ : nullptr; }
   // Every agent's games and points, whichever models are on (docs/ACTIVE.md §6).
   const GameCounts& games() const { return games_; }
@@ -94,13 +106,14 @@ class Pool {
   explicit Pool(const PoolOptions& options) : options_(options) {}
   // Every model's update with ids_, ranks_ and weight_ set: the common end of Apply and
   // ApplyIndexed.
-  absl::Status ApplyInterned();
+  absl::Status ApplyInterned(std::optional<absl::Time> time);
 
   PoolOptions options_;
   AgentIndex index_;
   std::optional<Elo> elo_;
   std::optional<Sco> sco_;
   std::optional<MaximalLottery> ml_;
+  std::optional<Glicko2> glicko2_;
   GameCounts games_;
   uint64_t results_ = 0;
   // Scratch for Apply(), kept to avoid an allocation per result.

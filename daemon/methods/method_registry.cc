@@ -7,7 +7,6 @@
 #include "daemon/deterministic_json.h"
 #include "daemon/methods/batch_methods.h"
 #include "daemon/methods/game_methods.h"
-#include "daemon/methods/glicko2_method.h"
 #include "daemon/methods/online_methods.h"
 #include "daemon/methods/voting_methods.h"
 #include "ratings/status_macros.h"
@@ -29,7 +28,8 @@ const MethodInfo kMethods[] = {
      /*replicas=*/true},
     {"ml", kOnline, MethodInput::kResults, [] { return MakeOnlineRun(ratings::Model::kMl); },
      /*replicas=*/true},
-    {"glicko2", kOnline, MethodInput::kResults, MakeGlicko2Run},
+    {"glicko2", kOnline, MethodInput::kResults,
+     [] { return MakeOnlineRun(ratings::Model::kGlicko2); }},
     {"elo-bt", kBatch, MethodInput::kVotes, MakeEloBtRun},
     {"sco-batch", kBatch, MethodInput::kVotes, MakeScoBatchRun},
     {"sco-fy", kBatch, MethodInput::kVotes, MakeScoFyRun},

@@ -20,6 +20,7 @@ class OnlineRun : public MethodRun {
     options_.elo = model == ratings::Model::kElo;
     options_.sco = model == ratings::Model::kSco;
     options_.ml = model == ratings::Model::kMl;
+    options_.glicko2 = model == ratings::Model::kGlicko2;
     params_ = ModelParamTable(model, options_);
   }
 
@@ -33,7 +34,7 @@ class OnlineRun : public MethodRun {
     ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options_));
     // ratingd's replicas of this pool: seeded by its name (records hold one pool here).
     std::optional<ratings::OnlineBootstrap> bootstrap;
-    if (config.bootstrap_replicas > 0 && model_ != ratings::Model::kMl) {
+    if (config.bootstrap_replicas > 0 && (options_.elo || options_.sco)) {
       ASSIGN_OR_RETURN(bootstrap,
                        ratings::OnlineBootstrap::Create(
                            {.replicas = config.bootstrap_replicas,
@@ -42,7 +43,7 @@ class OnlineRun : public MethodRun {
                            options_.sco ? std::optional(options_.sco_options) : std::nullopt));
     }
     for (const ratings::io::ResultRecord& record : records) {
-      absl::Status applied = pool.Apply(record.result);
+      absl::Status applied = pool.Apply(record.result, record.event_time);
       if (!applied.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
@@ -51,8 +52,10 @@ class OnlineRun : public MethodRun {
     }
     // The online models draw nothing; the seed is only echoed in extra.seed.
     ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(model_, pool, 0, config.seed));
-    if (config.bootstrap_replicas > 0) {
-      AddUncertainty(model_, pool, bootstrap ? &*bootstrap : nullptr, config.provisional_games,
+    // Glicko-2's deviation is its uncertainty: its entries always carry it.
+    if (config.bootstrap_replicas > 0 || options_.glicko2) {
+      AddUncertainty(model_, pool, bootstrap ? &*bootstrap : nullptr,
+                     {.games = config.provisional_games, .rd = config.provisional_rd},
                      *report.mutable_ranking());
     }
     (*report.mutable_extra()->mutable_fields())["skipped_votes"] =

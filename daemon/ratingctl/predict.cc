@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "daemon/deterministic_json.h"
-#include "daemon/methods/glicko2_method.h"
 #include "daemon/methods/online_methods.h"
 #include "daemon/methods/read_input.h"
 #include "daemon/param_table.h"
@@ -98,11 +97,11 @@ absl::StatusOr<std::unique_ptr<Forecaster>> MakeForecaster(const std::string& me
   }
   ASSIGN_OR_RETURN(const std::unique_ptr<MethodRun> run,
                    PrepareMethod({.method = method, .params = std::move(params)}));
-  if (const ratings::Glicko2Options* o = Glicko2RunOptions(*run)) {
-    ASSIGN_OR_RETURN(ratings::Glicko2 model, ratings::Glicko2::Create(*o));
+  const ratings::PoolOptions* pool = OnlineOptions(*run);
+  if (pool != nullptr && pool->glicko2) {
+    ASSIGN_OR_RETURN(ratings::Glicko2 model, ratings::Glicko2::Create(pool->glicko2_options));
     return std::make_unique<Glicko2Forecaster>(std::move(model));
   }
-  const ratings::PoolOptions* pool = OnlineOptions(*run);
   if (pool != nullptr && pool->elo) {
     ASSIGN_OR_RETURN(ratings::Elo model, ratings::Elo::Create(pool->elo_options));
     return std::make_unique<EloForecaster>(std::move(model));

@@ -77,7 +77,7 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
   if (!absl::StartsWith(path, kPoolsPrefix) || !absl::EndsWith(path, suffix) ||
       path.size() <= std::strlen(kPoolsPrefix) + suffix.size()) {
     return absl::NotFoundError(
-        absl::StrCat("use /v1/pools/{pool}", suffix, "?model=elo|sco|ml[&limit=N]"));
+        absl::StrCat("use /v1/pools/{pool}", suffix, "?model=elo|sco|ml|glicko2[&limit=N]"));
   }
   Query q;
   q.kind = Query::Kind::kLeaderboard;
@@ -86,7 +86,7 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
   const std::optional<ratings::Model> parsed = ratings::ParseModel(model);
   if (!parsed.has_value()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("model must be elo, sco or ml (got '", model, "')"));
+        absl::StrCat("model must be elo, sco, ml or glicko2 (got '", model, "')"));
   }
   q.model = *parsed;
   if (!limit.empty()) {

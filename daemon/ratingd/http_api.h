@@ -1,7 +1,7 @@
 // ratingd's read-only HTTP API: /healthz, /readyz, /v1/pools,
-// /v1/pools/{pool}/leaderboard?model=elo|sco|ml[&limit=N],
+// /v1/pools/{pool}/leaderboard?model=elo|sco|ml|glicko2[&limit=N],
 // /v1/pools/{pool}/suggest?strategy=uniform|ucb|ml[&n=10][&exploration=0.1][&seed=S], and the
-// event streams /v1/events and /v1/pools/{pool}/events?model=elo|sco|ml[&limit=N], on
+// event streams /v1/events and /v1/pools/{pool}/events?model=elo|sco|ml|glicko2[&limit=N], on
 // civetweb.
 // Every answer is read from the published views (view_store.h), never waiting for the
 // consumer thread; /readyz reads the readiness.

@@ -14,6 +14,7 @@ void LeaderboardPublisher::MarkAllDue(const LivePool& pool) {
   if (p.elo()) MarkDue(pool.name(), ratings::Model::kElo);
   if (p.sco()) MarkDue(pool.name(), ratings::Model::kSco);
   if (p.ml()) MarkDue(pool.name(), ratings::Model::kMl);
+  if (p.glicko2()) MarkDue(pool.name(), ratings::Model::kGlicko2);
 }
 
 size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSink& sink,

@@ -26,7 +26,8 @@ LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool
       pool_(std::move(pool)),
       dedup_(config.dedup_window),
       elo_order_(&pool_.index()),
-      sco_order_(&pool_.index()) {}
+      sco_order_(&pool_.index()),
+      glicko2_order_(&pool_.index()) {}
 
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
                                                            const LivePoolConfig& config) {
@@ -53,7 +54,7 @@ absl::StatusOr<std::optional<ratings::OnlineBootstrap>> LivePool::CreateBootstra
 
 absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
                                                   const std::string& game_id,
-                                                  const google::protobuf::Timestamp& event_time,
+                                                  const google::protobuf::Timestamp* event_time,
                                                   int64_t record_time_ms,
                                                   std::vector<v1::RankingDelta>* deltas,
                                                   std::optional<MlJob>* ml_job) {
@@ -61,7 +62,11 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   CaptureBefore(result);
   const Before& elo_before = scratch_.elo_before;
   const Before& sco_before = scratch_.sco_before;
-  RETURN_IF_ERROR(pool_.Apply(result));
+  std::optional<absl::Time> time;
+  if (event_time != nullptr) {
+    time = absl::FromUnixSeconds(event_time->seconds()) + absl::Nanoseconds(event_time->nanos());
+  }
+  RETURN_IF_ERROR(pool_.Apply(result, time));
   dedup_.InsertAbsent(game_id);  // Contains was false above
   const absl::Span<const ratings::AgentId> ids = pool_.last_applied().agents;  // by standing
   // As result number results() - 1 of the pool: a replay draws the same weights.
@@ -78,21 +83,41 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
     delta.set_sequence(sequence);
     delta.set_game_id(game_id);
     delta.set_results(pool_.results());
-    *delta.mutable_event_time() = event_time;
+    if (event_time != nullptr) {
+      *delta.mutable_event_time() = *event_time;
+    } else {
+      delta.mutable_event_time();  // present and empty, as deltas have always carried it
+    }
     return delta;
+  };
+  // The new rating of each standing.
+  std::vector<double>& after = scratch_.after;
+  const auto new_ratings = [&](const auto& rating) {
+    after.clear();
+    for (const ratings::AgentId id : ids) after.push_back(rating(id));
+    return absl::Span<const double>(after);
   };
   if (const ratings::Elo* elo = pool_.elo()) {
     v1::RankingDelta& delta = start(ratings::Model::kElo, elo_sequence_ + 1);
-    AppendDelta(elo_order_, elo->ratings(), elo->options().initial, elo_sequence_, ids, elo_before,
-                delta);
+    AppendDelta(elo_order_, new_ratings([elo](ratings::AgentId a) { return elo->ratings()[a]; }),
+                elo->options().initial, elo_sequence_, ids, elo_before, delta);
   }
   if (const ratings::Sco* sco = pool_.sco()) {
     v1::RankingDelta& delta = start(ratings::Model::kSco, sco_sequence_ + 1);
     const double mid = (sco->options().min + sco->options().max) / 2;
-    AppendDelta(sco_order_, sco->ratings(), mid, sco_sequence_, ids, sco_before, delta);
+    AppendDelta(sco_order_, new_ratings([sco](ratings::AgentId a) { return sco->ratings()[a]; }),
+                mid, sco_sequence_, ids, sco_before, delta);
+  }
+  if (const ratings::Glicko2* glicko2 = pool_.glicko2()) {
+    v1::RankingDelta& delta = start(ratings::Model::kGlicko2, glicko2_sequence_ + 1);
+    AppendDelta(glicko2_order_,
+                new_ratings([glicko2](ratings::AgentId a) { return glicko2->Rating(a); }),
+                glicko2->options().initial, glicko2_sequence_, ids, scratch_.glicko2_before, delta);
   }
   deltas->resize(used);
-  ScheduleMl(game_id, event_time, record_time_ms, ml_job);
+  ScheduleMl(game_id,
+             event_time != nullptr ? *event_time : google::protobuf::Timestamp::default_instance(),
+             record_time_ms, ml_job);
   return Outcome::kApplied;
 }
 
@@ -100,8 +125,10 @@ void LivePool::CaptureBefore(const ratings::Result& result) {
   // Ratings and ranks before the result, per model (nullopt: the agent is new).
   Before& elo_before = scratch_.elo_before;
   Before& sco_before = scratch_.sco_before;
+  Before& glicko2_before = scratch_.glicko2_before;
   elo_before.clear();
   sco_before.clear();
+  glicko2_before.clear();
   for (const ratings::Standing& s : result.standings) {
     const ratings::AgentId* id = pool_.index().Find(s.agent);
     const auto before = [&](const ratings::RankedOrder& order) {
@@ -109,6 +136,7 @@ void LivePool::CaptureBefore(const ratings::Result& result) {
     };
     elo_before.push_back(pool_.elo() ? before(elo_order_) : std::nullopt);
     sco_before.push_back(pool_.sco() ? before(sco_order_) : std::nullopt);
+    glicko2_before.push_back(pool_.glicko2() ? before(glicko2_order_) : std::nullopt);
   }
 }
 
@@ -149,7 +177,7 @@ bool LivePool::MlDue(int64_t record_time_ms) const {
          absl::ToInt64Milliseconds(config_.ml_solve_min_interval);
 }
 
-void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings,
+void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double> after,
                            double initial, uint64_t& sequence,
                            absl::Span<const ratings::AgentId> ids, const Before& before,
                            v1::RankingDelta& delta) {
@@ -161,11 +189,11 @@ void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double>
   for (size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] >= order.size()) {
       // Ids are dense: any new id below this one was added earlier in this loop.
-      order.Set(ids[i], ratings[ids[i]], &displaced);
+      order.Set(ids[i], after[i], &displaced);
     }
   }
   for (size_t i = 0; i < ids.size(); ++i) {
-    if (before[i].has_value()) order.Set(ids[i], ratings[ids[i]], &displaced);
+    if (before[i].has_value()) order.Set(ids[i], after[i], &displaced);
   }
   absl::flat_hash_map<ratings::AgentId, uint32_t>& first_rank = scratch_.first_rank;
   first_rank.clear();  // rank before this result
@@ -180,11 +208,11 @@ void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double>
   for (size_t i = 0; i < ids.size(); ++i) {
     const double old_rating = before[i] ? before[i]->first : initial;
     const uint32_t old_rank = before[i] ? before[i]->second : 0;
-    if (old_rating == ratings[ids[i]] && old_rank == order.Rank(ids[i])) continue;
+    if (old_rating == after[i] && old_rank == order.Rank(ids[i])) continue;
     v1::AgentChange* c = delta.add_changes();
     c->set_agent(pool_.index().Name(ids[i]));
     c->set_old_rating(old_rating);
-    c->set_new_rating(ratings[ids[i]]);
+    c->set_new_rating(after[i]);
     c->set_old_rank(old_rank);
     c->set_new_rank(order.Rank(ids[i]));
   }
@@ -200,8 +228,8 @@ void LivePool::AppendDelta(ratings::RankedOrder& order, absl::Span<const double>
     ++listed;
     v1::AgentChange* c = delta.add_changes();
     c->set_agent(pool_.index().Name(agent));
-    c->set_old_rating(ratings[agent]);
-    c->set_new_rating(ratings[agent]);
+    c->set_old_rating(order.Rating(agent));  // unchanged: not in the result
+    c->set_new_rating(order.Rating(agent));
     c->set_old_rank(first_rank[agent]);
     c->set_new_rank(rank);
   }
@@ -266,12 +294,21 @@ uint64_t LivePool::sequence(ratings::Model model) const {
       return sco_sequence_;
     case ratings::Model::kMl:
       return ml_sequence_;
+    case ratings::Model::kGlicko2:
+      return glicko2_sequence_;
   }
   return 0;
 }
 
 const ratings::RankedOrder& LivePool::Order(ratings::Model model) const {
-  return model == ratings::Model::kElo ? elo_order_ : sco_order_;
+  switch (model) {
+    case ratings::Model::kElo:
+      return elo_order_;
+    case ratings::Model::kGlicko2:
+      return glicko2_order_;
+    default:
+      return sco_order_;
+  }
 }
 
 std::vector<uint32_t> LivePool::Ranks(ratings::Model model) const {
@@ -304,7 +341,8 @@ v1::RatingReport LivePool::Report(ratings::Model model, size_t limit) const {
     r->set_agent(pool_.index().Name(order.At(rank)));
     r->set_rating(order.Rating(order.At(rank)));
   }
-  AddUncertainty(model, pool_, bootstrap(), config_.provisional_games, *report.mutable_ranking());
+  AddUncertainty(model, pool_, bootstrap(), Provisional(), *report.mutable_ranking());
+  if (model == ratings::Model::kGlicko2) AddLatestEventTime(*pool_.glicko2(), report);
   return report;
 }
 
@@ -347,7 +385,7 @@ v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
     r->set_agent(pool_.index().Name(order.At(rank)));
     r->set_rating(order.Rating(order.At(rank)));
   }
-  AddUncertainty(model, pool_, bootstrap(), config_.provisional_games, *board.mutable_ranking());
+  AddUncertainty(model, pool_, bootstrap(), Provisional(), *board.mutable_ranking());
   return board;
 }
 

@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "daemon/pool_report.h"
 #include "daemon/ratingd/dedup_window.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "ratingd/v1/delta.pb.h"
@@ -45,8 +46,10 @@ struct LivePoolConfig {
   // Online bootstrap replicas of elo and sco per pool (docs/MODELS.md §5.6), seeded by the
   // pool's name: 0 = no intervals, else 2..ratings::kMaxReplicas.
   uint32_t bootstrap_replicas = 16;
-  // An agent in fewer results than this is published as provisional.
+  // An agent in fewer results than this is published as provisional; so is a glicko2 entry
+  // whose reported deviation is above provisional_rd.
   uint64_t provisional_games = 20;
+  double provisional_rd = 110;
 };
 
 // A scheduled ml solve: a copy of the pool taken right after result `results`, to be
@@ -98,14 +101,15 @@ class LivePool {
 
   enum class Outcome { kApplied, kDuplicate };
   // Applies a result unless its game id is in the window (kDuplicate: nothing changes).
-  // Replaces *deltas by one delta per enabled elo/sco model (sequence + 1 each; the
-  // messages already there are reused, so a caller keeping the vector allocates little), and sets
-  // *ml_job when an ml solve is due (MlDue). `record_time_ms`: the results record's
-  // timestamp (Unix ms, negative if it has none), the clock of the ml schedule.
-  // InvalidArgument if the result is invalid (callers validate first; the pool is then
-  // unchanged).
+  // Replaces *deltas by one delta per enabled elo, sco and glicko2 model, in that order
+  // (sequence + 1 each; the messages already there are reused, so a caller keeping the
+  // vector allocates little), and sets *ml_job when an ml solve is due (MlDue).
+  // `event_time`: the result's (null if it has none: glicko2 then takes the pool's latest;
+  // the deltas carry an empty one). `record_time_ms`: the results record's timestamp (Unix
+  // ms, negative if it has none), the clock of the ml schedule. InvalidArgument if the result
+  // is invalid (callers validate first; the pool is then unchanged).
   absl::StatusOr<Outcome> Apply(const ratings::Result& result, const std::string& game_id,
-                                const google::protobuf::Timestamp& event_time,
+                                const google::protobuf::Timestamp* event_time,
                                 int64_t record_time_ms, std::vector<v1::RankingDelta>* deltas,
                                 std::optional<MlJob>* ml_job);
 
@@ -115,7 +119,7 @@ class LivePool {
   // previous one (every agent whose ml rank or rating changed).
   v1::RankingDelta AcceptMlSolution(const MlSolution& solution);
 
-  // The `ratingctl rate` report of the elo or sco model (PoolReport's output with seed 0,
+  // The `ratingctl rate` report of the elo, sco or glicko2 model (PoolReport's output with seed 0,
   // from the kept order: O(limit), plus O(agents · replicas) for the intervals); limit 0 =
   // all agents. Not for ml (use PoolReport on a copy). Like the leaderboard, every entry
   // has games and provisional, and with replicas its interval and rank interval.
@@ -123,7 +127,8 @@ class LivePool {
 
   // The full leaderboard of a model. Every entry has `games` and `provisional`; elo's and
   // sco's also `ci_low`, `ci_high`, `rank_low` and `rank_high` when the pool keeps replicas
-  // (docs/MODELS.md §5.6). ml's is the last accepted solution's: its ranking, lottery,
+  // (docs/MODELS.md §5.6); glicko2's those four from its deviation, and `rd`, `volatility`
+  // and `last_played` (§10). ml's is the last accepted solution's: its ranking, lottery,
   // exploitability, iterations and convergence, and the pool's `agents`, `results` and
   // entries' games at that solve (empty, 0 and 0 before the first): `ratingctl rate --method
   // ml` on the results that solve saw.
@@ -133,7 +138,8 @@ class LivePool {
   const ratings::Pool& pool() const { return pool_; }
   // Null when the pool keeps no replicas.
   const ratings::OnlineBootstrap* bootstrap() const { return bootstrap_ ? &*bootstrap_ : nullptr; }
-  // The model's last output sequence number (elo, sco: results applied; ml: solves scheduled).
+  // The model's last output sequence number (elo, sco, glicko2: results applied; ml: solves
+  // scheduled).
   uint64_t sequence(ratings::Model model) const;
   double ml_exploitability() const { return ml_exploitability_; }
   // 1-based rank of each agent in the model's current ranking (ml: last solution; 0 =
@@ -160,8 +166,11 @@ class LivePool {
   // sco's; nothing if the model keeps no replicas).
   template <typename Visit>
   void ForEachStepBlock(bool elo_model, const Visit& visit) const;
-  // The kept order of elo or sco.
+  // The kept order of elo, sco or glicko2.
   const ratings::RankedOrder& Order(ratings::Model model) const;
+  ProvisionalRule Provisional() const {
+    return {.games = config_.provisional_games, .rd = config_.provisional_rd};
+  }
   // The replicas `config` asks for, of pool `name`'s `agents` agents at the start (none if
   // it asks for none, or if neither elo nor sco is on).
   static absl::StatusOr<std::optional<ratings::OnlineBootstrap>> CreateBootstrap(
@@ -175,10 +184,15 @@ class LivePool {
   void CaptureBefore(const ratings::Result& result);
   void ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
                   int64_t record_time_ms, std::optional<MlJob>* ml_job);
+  // The glicko2 model's part of FromSnapshot and SnapshotHead.
+  static absl::Status RestoreGlicko2(const v1::PoolSnapshot& s, ratings::PoolState& state);
+  void SnapshotGlicko2(v1::PoolSnapshot& s) const;
   // Whether the result just applied, in a record stamped record_time_ms, makes an ml solve
   // due (LivePoolConfig: the count, then the time or the catch-up bound).
   bool MlDue(int64_t record_time_ms) const;
-  void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> ratings, double initial,
+  // One model's delta: `after` holds the new rating of each standing (ids[i]'s), `before`
+  // its rating and rank before the result (nullopt: new; its old rating is then `initial`).
+  void AppendDelta(ratings::RankedOrder& order, absl::Span<const double> after, double initial,
                    uint64_t& sequence, absl::Span<const ratings::AgentId> ids,
                    const std::vector<std::optional<std::pair<double, uint32_t>>>& before,
                    v1::RankingDelta& delta);
@@ -190,8 +204,10 @@ class LivePool {
   DedupWindow dedup_;
   ratings::RankedOrder elo_order_;
   ratings::RankedOrder sco_order_;
+  ratings::RankedOrder glicko2_order_;
   uint64_t elo_sequence_ = 0;
   uint64_t sco_sequence_ = 0;
+  uint64_t glicko2_sequence_ = 0;
   uint64_t ml_sequence_ = 0;
   // The pool's result count and the record time (-1: none) at the last scheduled solve.
   uint64_t ml_scheduled_results_ = 0;
@@ -206,7 +222,8 @@ class LivePool {
 
   // Per-result buffers, kept to avoid allocations on the hot path.
   struct Scratch {
-    std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before;
+    std::vector<std::optional<std::pair<double, uint32_t>>> elo_before, sco_before, glicko2_before;
+    std::vector<double> after;  // new ratings by standing
     std::vector<std::pair<ratings::AgentId, uint32_t>> displaced;
     absl::flat_hash_map<ratings::AgentId, uint32_t> first_rank;
     std::vector<std::pair<uint32_t, ratings::AgentId>> others;

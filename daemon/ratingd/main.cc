@@ -2,6 +2,7 @@
 // Daemon::Run, with the metrics exposer and the HTTP API beside it.
 #include <malloc.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -96,6 +97,8 @@ ABSL_FLAG(uint32_t, bootstrap_replicas, 16,
           "(0 = no intervals, else 2..256)");
 ABSL_FLAG(uint64_t, provisional_games, 20,
           "agents in fewer results than this are marked provisional in leaderboards");
+ABSL_FLAG(double, provisional_rd, 110,
+          "glicko2 entries whose rating deviation is above this are marked provisional");
 ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
 ABSL_FLAG(uint64_t, max_agent_id_bytes, 256, "bytes allowed in one agent id");
 ABSL_FLAG(uint64_t, dlq_max_bytes, 1000000,
@@ -166,6 +169,11 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
   pool.max_displaced = absl::GetFlag(FLAGS_delta_max_displaced);
   pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
   pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);
+  pool.provisional_rd = absl::GetFlag(FLAGS_provisional_rd);
+  if (!std::isfinite(pool.provisional_rd) || pool.provisional_rd < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--provisional-rd must be a finite number >= 0, got ", pool.provisional_rd));
+  }
   if (pool.bootstrap_replicas == 1 || pool.bootstrap_replicas > ratings::kMaxReplicas) {
     return absl::InvalidArgumentError(absl::StrCat("--bootstrap-replicas must be 0 or 2..",
                                                    ratings::kMaxReplicas, ", got ",

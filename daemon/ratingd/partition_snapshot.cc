@@ -101,10 +101,7 @@ std::string ParamsFingerprint(const LivePoolConfig& config) {
   const ratings::PoolOptions& o = config.options;
   std::string text;
   for (ratings::Model model : ratings::kModels) {
-    const bool on = model == ratings::Model::kElo   ? o.elo
-                    : model == ratings::Model::kSco ? o.sco
-                                                    : o.ml;
-    if (!on) continue;
+    if (!ratings::ModelOn(o, model)) continue;
     const absl::string_view name = ratings::ModelName(model);
     absl::StrAppend(&text, name, ModelParamsStruct(name, o).ShortDebugString(), ";");
   }

@@ -1,6 +1,7 @@
 // A live pool in snapshots (docs/ARCHITECTURE.md §5): LivePool's snapshot members, its
 // part of the codec of which partition_snapshot.cc holds the partition's part.
 #include <cassert>
+#include <limits>
 #include <string>
 #include <thread>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "daemon/ratingd/live_pool.h"
 #include "daemon/ratingd/wire_format.h"
+#include "ratings/io/game_result_proto.h"
 #include "ratings/status_macros.h"
 
 namespace ratingd {
@@ -67,6 +69,9 @@ absl::Status RestoreReplicas(const v1::PoolSnapshot& s, const ratings::PoolState
       state.sco);
 }
 
+// Glicko2Snapshot.last_seconds of an agent with no timed result.
+constexpr int64_t kNoTimeSeconds = std::numeric_limits<int64_t>::min();
+
 // Pools of this many agents restore their replicas on a second thread.
 constexpr size_t kParallelRestoreAgents = 4096;
 
@@ -86,6 +91,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   if (s.has_ml()) {
     ASSIGN_OR_RETURN(state.ml, MlStateOf(s.ml(), s.pool()));
   }
+  RETURN_IF_ERROR(RestoreGlicko2(s, state));
   // A large pool's replicas are restored on a second thread while this one builds the pool
   // (interning the names) and sorts its rankings: at a million agents each side takes a few
   // hundred milliseconds, and they only read `s` and `state`.
@@ -103,6 +109,9 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
     live.reset(new LivePool(s.pool(), config, *std::move(pool)));
     if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
     if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
+    if (const ratings::Glicko2* g = live->pool_.glicko2()) {
+      live->glicko2_order_.Reset(Glicko2Ratings(*g));
+    }
   }
   if (replicas) replicas->join();
   if (!pool.ok()) {
@@ -129,6 +138,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   live->elo_sequence_ = s.elo_sequence();
   live->sco_sequence_ = s.sco_sequence();
   live->ml_sequence_ = s.ml_sequence();
+  live->glicko2_sequence_ = s.glicko2_sequence();
   // Snapshots before the time-bounded schedule solved every ml_solve_every results.
   live->ml_scheduled_results_ = s.has_ml_scheduled_results()
                                     ? s.ml_scheduled_results()
@@ -160,6 +170,54 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
         absl::StrCat("pool '", s.pool(), "': the last ml solution has the wrong size"));
   }
   return live;
+}
+
+absl::Status LivePool::RestoreGlicko2(const v1::PoolSnapshot& s, ratings::PoolState& state) {
+  if (!s.has_glicko2()) return absl::OkStatus();
+  const v1::Glicko2Snapshot& g = s.glicko2();
+  if (g.last_seconds_size() != g.mu_size() || g.last_nanos_size() != g.mu_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': glicko2: ", g.mu_size(),
+                                                   " ratings but ", g.last_seconds_size(), " and ",
+                                                   g.last_nanos_size(), " last times"));
+  }
+  ratings::Glicko2State& out = state.glicko2.emplace();
+  out.mu = ToVector(g.mu());
+  out.phi = ToVector(g.phi());
+  out.sigma = ToVector(g.sigma());
+  out.last.reserve(static_cast<size_t>(g.mu_size()));
+  for (int i = 0; i < g.mu_size(); ++i) {
+    out.last.push_back(g.last_seconds(i) == kNoTimeSeconds
+                           ? absl::InfinitePast()
+                           : absl::FromUnixSeconds(g.last_seconds(i)) +
+                                 absl::Nanoseconds(g.last_nanos(i)));
+  }
+  if (g.has_latest()) {
+    out.latest =
+        absl::FromUnixSeconds(g.latest().seconds()) + absl::Nanoseconds(g.latest().nanos());
+  }
+  return absl::OkStatus();
+}
+
+void LivePool::SnapshotGlicko2(v1::PoolSnapshot& s) const {
+  const ratings::Glicko2* glicko2 = pool_.glicko2();
+  if (glicko2 == nullptr) return;
+  const ratings::Glicko2State& state = glicko2->state();
+  v1::Glicko2Snapshot& g = *s.mutable_glicko2();
+  g.mutable_mu()->Assign(state.mu.begin(), state.mu.end());
+  g.mutable_phi()->Assign(state.phi.begin(), state.phi.end());
+  g.mutable_sigma()->Assign(state.sigma.begin(), state.sigma.end());
+  for (const absl::Time last : state.last) {
+    const int64_t seconds =
+        last == absl::InfinitePast() ? kNoTimeSeconds : absl::ToUnixSeconds(last);
+    g.add_last_seconds(seconds);
+    g.add_last_nanos(seconds == kNoTimeSeconds ? 0
+                                               : static_cast<uint32_t>(absl::ToInt64Nanoseconds(
+                                                     last - absl::FromUnixSeconds(seconds))));
+  }
+  if (const std::optional<absl::Time> latest = glicko2->latest()) {
+    *g.mutable_latest() = ratings::io::TimestampOf(*latest);
+  }
+  s.set_glicko2_sequence(glicko2_sequence_);
 }
 
 absl::StatusOr<std::optional<ratings::OnlineBootstrap>> LivePool::RestoreBootstrap(
@@ -329,6 +387,7 @@ v1::PoolSnapshot LivePool::SnapshotHead() const {
   s.set_elo_sequence(elo_sequence_);
   s.set_sco_sequence(sco_sequence_);
   s.set_ml_sequence(ml_sequence_);
+  SnapshotGlicko2(s);
   s.set_ml_scheduled_results(ml_scheduled_results_);
   s.set_ml_scheduled_time_ms(ml_scheduled_time_ms_);
   s.mutable_ml_last_rank()->Assign(ml_last_rank_.begin(), ml_last_rank_.end());

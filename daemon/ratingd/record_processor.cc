@@ -98,8 +98,9 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
   const auto start =
       timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   const bool was_refused = pool.pool().ml() && pool.pool().ml()->refused();
-  absl::StatusOr<LivePool::Outcome> outcome = pool.Apply(
-      d.record.result, d.record.game_id, d.event_time, record.timestamp_ms, &deltas, &job);
+  absl::StatusOr<LivePool::Outcome> outcome =
+      pool.Apply(d.record.result, d.record.game_id, d.record.event_time ? &d.event_time : nullptr,
+                 record.timestamp_ms, &deltas, &job);
   if (timed) {
     metrics_->update_duration().Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -118,11 +119,12 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
     prometheus::Counter*& pool_results = pool_results_[pool.name()];
     if (pool_results == nullptr) pool_results = &metrics_->PoolResults(pool.name());
     pool_results->Increment();
-    for (size_t i = 0; i < deltas.size(); ++i) {
-      // LivePool::Apply's deltas: elo's, then sco's, of the models the pool has on.
-      const ratings::Model model =
-          i == 0 && pool.pool().elo() ? ratings::Model::kElo : ratings::Model::kSco;
-      PublishDelta(deltas[i], model);
+    // LivePool::Apply's deltas: elo's, sco's, then glicko2's, of the models the pool has on.
+    size_t i = 0;
+    for (const ratings::Model model :
+         {ratings::Model::kElo, ratings::Model::kSco, ratings::Model::kGlicko2}) {
+      if (!ratings::ModelOn(pool.pool().options(), model)) continue;
+      PublishDelta(deltas[i++], model);
       leaderboards_->MarkDue(pool.name(), model);
     }
     if (!was_refused && pool.pool().ml() && pool.pool().ml()->refused()) {

@@ -85,10 +85,7 @@ std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t
         PoolView::Counts{pool.index().names(), pool.games().games(), pool.games().points()});
   }
   for (const ratings::Model model : ratings::kModels) {
-    const bool on = model == ratings::Model::kElo   ? pool.elo() != nullptr
-                    : model == ratings::Model::kSco ? pool.sco() != nullptr
-                                                    : pool.ml() != nullptr;
-    if (!on) continue;
+    if (!ratings::ModelOn(pool.options(), model)) continue;
     std::shared_ptr<const v1::Leaderboard>& board = view->boards[static_cast<size_t>(model)];
     if (previous != nullptr && previous->partition == partition &&
         previous->board(model) != nullptr && !Moved(live.name(), model)) {

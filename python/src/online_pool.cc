@@ -152,8 +152,8 @@ class OnlinePool {
         report = PoolReport(model, pool_, 0, 0);
       }
       if (report.ok() && replicas_ > 0) {
-        AddUncertainty(model, pool_, bootstrap_ ? &*bootstrap_ : nullptr, provisional_games_,
-                       *report->mutable_ranking());
+        AddUncertainty(model, pool_, bootstrap_ ? &*bootstrap_ : nullptr,
+                       {.games = provisional_games_}, *report->mutable_ranking());
       }
     }
     if (!report.ok()) Raise(report.status());

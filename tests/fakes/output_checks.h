@@ -61,8 +61,9 @@ inline std::map<std::string, std::vector<std::string>> OfflineDeltas(const FakeB
       if (pool == nullptr) pool = *LivePool::Create(d->record.pool, config);
       std::vector<v1::RankingDelta> deltas;
       std::optional<MlJob> job;
-      if (!pool->Apply(d->record.result, d->record.game_id, d->event_time, input.timestamp_ms,
-                       &deltas, &job)
+      if (!pool->Apply(d->record.result, d->record.game_id,
+                       d->record.event_time ? &d->event_time : nullptr, input.timestamp_ms, &deltas,
+                       &job)
                .ok()) {
         continue;
       }

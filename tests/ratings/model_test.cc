@@ -11,6 +11,7 @@ TEST(ModelTest, NamesAreTheWireStrings) {
   EXPECT_EQ(ModelName(Model::kElo), "elo");
   EXPECT_EQ(ModelName(Model::kSco), "sco");
   EXPECT_EQ(ModelName(Model::kMl), "ml");
+  EXPECT_EQ(ModelName(Model::kGlicko2), "glicko2");
 }
 
 TEST(ModelTest, ParseInvertsNameAndRefusesEverythingElse) {

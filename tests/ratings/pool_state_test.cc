@@ -43,6 +43,14 @@ void ExpectSameState(const PoolState& a, const PoolState& b) {
   EXPECT_EQ(a.games, b.games);
   EXPECT_EQ(a.points, b.points);
   EXPECT_EQ(a.result_counts, b.result_counts);
+  ASSERT_EQ(a.glicko2.has_value(), b.glicko2.has_value());
+  if (a.glicko2) {
+    EXPECT_EQ(a.glicko2->mu, b.glicko2->mu);
+    EXPECT_EQ(a.glicko2->phi, b.glicko2->phi);
+    EXPECT_EQ(a.glicko2->sigma, b.glicko2->sigma);
+    EXPECT_EQ(a.glicko2->last, b.glicko2->last);
+    EXPECT_EQ(a.glicko2->latest, b.glicko2->latest);
+  }
   ASSERT_EQ(a.ml.has_value(), b.ml.has_value());
   if (!a.ml) return;
   EXPECT_EQ(a.ml->size, b.ml->size);
@@ -83,6 +91,50 @@ TEST(PoolStateTest, RestoredPoolContinuesBitIdentically) {
       ExpectSameState(second->ExportState(), reference.ExportState());
     }
   }
+}
+
+// The same with glicko2 on and event times (every fifth result has none, and some go back in
+// time): the deviations grown after the cut depend on the restored last and latest times.
+TEST(PoolStateTest, RestoredGlicko2PoolContinuesBitIdentically) {
+  PoolOptions options;
+  options.glicko2 = true;
+  options.glicko2_options.period = absl::Hours(1);
+  std::mt19937_64 rng(9);
+  std::vector<Result> results;
+  std::vector<std::optional<absl::Time>> times;
+  for (int i = 0; i < 300; ++i) {
+    results.push_back(RandomResult(rng, 20));
+    const absl::Time t = absl::FromUnixSeconds(1'700'000'000 + 600 * i - 3000 * (i % 7 == 3));
+    times.push_back(i % 5 == 4 ? std::nullopt : std::optional(t));
+  }
+  Pool reference = *Pool::Create(options);
+  for (size_t i = 0; i < results.size(); ++i) {
+    ASSERT_THAT(reference.Apply(results[i], times[i]), IsOk());
+  }
+  for (size_t cut : {size_t{0}, size_t{4}, size_t{150}}) {
+    Pool first = *Pool::Create(options);
+    for (size_t i = 0; i < cut; ++i) ASSERT_THAT(first.Apply(results[i], times[i]), IsOk());
+    absl::StatusOr<Pool> second = Pool::FromState(options, first.ExportState());
+    ASSERT_THAT(second, IsOk()) << second.status();
+    for (size_t i = cut; i < results.size(); ++i) {
+      ASSERT_THAT(second->Apply(results[i], times[i]), IsOk());
+    }
+    SCOPED_TRACE(absl::StrCat("cut ", cut));
+    ExpectSameState(second->ExportState(), reference.ExportState());
+  }
+  PoolState state = reference.ExportState();
+  PoolOptions off = options;
+  off.glicko2 = false;
+  EXPECT_THAT(
+      Pool::FromState(off, state).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("glicko2 model but it is off")));
+  state.glicko2->mu.pop_back();
+  EXPECT_THAT(
+      Pool::FromState(options, state).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("glicko2: 19 ratings for 20")));
+  state.glicko2.reset();
+  EXPECT_THAT(Pool::FromState(options, state).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has no glicko2 model")));
 }
 
 // A state written by hand (no generator: the pool has none) restores and continues.

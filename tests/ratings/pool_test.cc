@@ -1,6 +1,7 @@
 #include "ratings/pool.h"
 
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -135,6 +136,45 @@ TEST(PoolTest, ModelsCanBeSwitchedOff) {
   EXPECT_NE(pool.elo(), nullptr);
   EXPECT_EQ(pool.sco(), nullptr);
   EXPECT_EQ(pool.ml(), nullptr);
+}
+
+TEST(PoolTest, Glicko2IsOffUnlessAskedFor) {
+  PoolOptions options;
+  EXPECT_FALSE(ModelOn(options, Model::kGlicko2));
+  EXPECT_TRUE(ModelOn(options, Model::kElo) && ModelOn(options, Model::kSco) &&
+              ModelOn(options, Model::kMl));
+  EXPECT_EQ(Pool::Create(options)->glicko2(), nullptr);
+  options.glicko2 = true;
+  options.glicko2_options.tau = 0;
+  EXPECT_THAT(Pool::Create(options),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tau")));
+}
+
+// The pool's glicko2 is ratings::Glicko2 (tested against Glickman's example in
+// glicko2_test.cc) fed each result at its event time: the same stream through both, with and
+// without times, gives the same bits.
+TEST(PoolTest, Glicko2SeesEachResultAtItsEventTime) {
+  PoolOptions options;
+  options.glicko2 = true;
+  Pool pool = *Pool::Create(options);
+  Glicko2 alone = *Glicko2::Create({});
+  AgentIndex index;
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 200; ++i) {
+    const std::vector<std::string> order = {absl::StrCat("a", rng() % 9),
+                                            absl::StrCat("b", rng() % 9)};
+    const std::optional<absl::Time> t =
+        i % 3 == 0 ? std::nullopt : std::optional(absl::FromUnixSeconds(86'400 * (i / 3)));
+    ASSERT_THAT(pool.Apply(Order(order), t), IsOk());
+    const std::vector<AgentId> ids = {index.Intern(order[0]), index.Intern(order[1])};
+    const std::vector<uint32_t> ranks = {1, 2};
+    alone.Resize(index.size());
+    alone.Update({ids, ranks, 1.0}, t);
+  }
+  EXPECT_EQ(pool.glicko2()->state().mu, alone.state().mu);
+  EXPECT_EQ(pool.glicko2()->state().phi, alone.state().phi);
+  EXPECT_EQ(pool.glicko2()->state().last, alone.state().last);
+  EXPECT_EQ(pool.glicko2()->latest(), absl::FromUnixSeconds(86'400 * 66));
 }
 
 TEST(PoolTest, MlRefusalLeavesTheOtherModelsRunning) {

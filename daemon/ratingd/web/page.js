@@ -3,7 +3,7 @@
 // Every name from the server is put on the page as text (textContent), never as markup.
 'use strict';
 
-const MODELS = ['elo', 'sco', 'ml'];
+const MODELS = ['elo', 'sco', 'ml', 'glicko2'];
 const PAGE_ROWS = 100;
 const OTHERS_EVERY_MS = 5000;  // the other models' rankings, refreshed at most this often
 const STALE_AFTER_MS = 30000;  // reconnecting this long: "stale since" the last data

@@ -1,4 +1,4 @@
-// `ratingctl rate --method glicko2` (daemon/methods/glicko2_method.h): the report's fields
+// `ratingctl rate --method glicko2` (daemon/methods/online_methods.h): the report's fields
 // from the model, the provisional rule, and the parameter errors. Expected ratings come from
 // an independent Python implementation of [G2]'s steps (step 5 by bisection):
 //   two new players (1500, 350, 0.06), one win: 1662.3108939063 / 1337.6891060937,

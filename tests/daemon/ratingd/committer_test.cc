@@ -40,7 +40,7 @@ struct Commits {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     EXPECT_TRUE(pool->Apply(ratings::testing::Order({"a", "b"}), "g1",
-                            google::protobuf::Timestamp(), -1, &deltas, &job)
+                            /*event_time=*/nullptr, -1, &deltas, &job)
                     .ok());
     return registry.Insert(std::move(state));
   }

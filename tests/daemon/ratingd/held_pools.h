@@ -54,7 +54,7 @@ struct Pools {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     EXPECT_TRUE(pool.Apply(ratings::testing::Order({winner, loser}), std::to_string(++games),
-                           google::protobuf::Timestamp(), -1, &deltas, &job)
+                           /*event_time=*/nullptr, -1, &deltas, &job)
                     .ok());
     return job;
   }

@@ -28,7 +28,7 @@ TEST(HttpApiTest, ParsesLeaderboardRequests) {
   EXPECT_THAT(
       std::string(
           ParseLeaderboardRequest("/v1/pools/p/leaderboard", "glicko", "").status().message()),
-      HasSubstr("model must be elo, sco or ml"));
+      HasSubstr("model must be elo, sco, ml or glicko2"));
   EXPECT_THAT(
       std::string(
           ParseLeaderboardRequest("/v1/pools/p/leaderboard", "ml", "-1").status().message()),

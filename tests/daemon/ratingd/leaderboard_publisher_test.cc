@@ -48,7 +48,7 @@ struct Boards {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     EXPECT_TRUE(pool->Apply(ratings::testing::Order({"a", "b"}), name + "-1",
-                            google::protobuf::Timestamp(), -1, &deltas, &job)
+                            /*event_time=*/nullptr, -1, &deltas, &job)
                     .ok());
     registry.Insert(std::move(state));
   }

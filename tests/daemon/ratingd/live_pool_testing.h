@@ -21,13 +21,13 @@ struct Applied {
   LivePool::Outcome outcome;
 };
 
-// Applies r as game_id (event time 0, in a record stamped record_time_ms: none by default)
+// Applies r as game_id (no event time, in a record stamped record_time_ms: none by default)
 // and collects what LivePool::Apply reports, or its error (callers ASSERT it is OK).
 inline absl::StatusOr<Applied> Apply(LivePool& pool, const ratings::Result& r,
                                      const std::string& game_id, int64_t record_time_ms = -1) {
   Applied a;
   absl::StatusOr<LivePool::Outcome> outcome =
-      pool.Apply(r, game_id, google::protobuf::Timestamp(), record_time_ms, &a.deltas, &a.job);
+      pool.Apply(r, game_id, /*event_time=*/nullptr, record_time_ms, &a.deltas, &a.job);
   if (!outcome.ok()) return outcome.status();
   a.outcome = *outcome;
   return a;

@@ -40,7 +40,7 @@ TEST(MlSolverTest, SolvesInSubmissionOrderAndCountsWhatIsInFlight) {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     ASSERT_TRUE(pool->Apply(ratings::testing::Order({winner, loser}), winner + loser,
-                            google::protobuf::Timestamp(), -1, &deltas, &job)
+                            /*event_time=*/nullptr, -1, &deltas, &job)
                     .ok());
     ASSERT_TRUE(job.has_value());
     jobs.push_back(*std::move(job));
@@ -115,7 +115,7 @@ TEST(MlSolverTest, PipelinePublishesMlDeltasOnceTheSolvesFinish) {
     std::vector<v1::RankingDelta> deltas;
     std::optional<MlJob> job;
     ASSERT_TRUE(offline
-                    ->Apply(decoded.record.result, decoded.record.game_id, decoded.event_time, -1,
+                    ->Apply(decoded.record.result, decoded.record.game_id, &decoded.event_time, -1,
                             &deltas, &job)
                     .ok());
     if (job) last = std::move(job);

@@ -40,7 +40,8 @@ TEST(PartitionStateTest, SnapshotFileRoundTripAndErrors) {
   LivePool* pool = *state.GetOrCreate("p", config);
   std::vector<v1::RankingDelta> deltas;
   std::optional<MlJob> job;
-  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, -1, &deltas, &job), IsOk());
+  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", /*event_time=*/nullptr, -1, &deltas, &job),
+              IsOk());
   const std::string path = SnapshotPath(dir, "t", 3);
   const std::string fp = ParamsFingerprint(config);
   ASSERT_THAT(WriteSnapshotFile(path, state.ToSnapshot(fp)), IsOk());
@@ -196,7 +197,8 @@ TEST(PartitionStateTest, FingerprintKeepsTheEarlierDefaultSeed) {
   LivePool* pool = *state.GetOrCreate("p", config);
   std::vector<v1::RankingDelta> deltas;
   std::optional<MlJob> job;
-  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", {}, -1, &deltas, &job), IsOk());
+  ASSERT_THAT(pool->Apply(Order({"A", "B"}), "g", /*event_time=*/nullptr, -1, &deltas, &job),
+              IsOk());
   EXPECT_THAT(PartitionState::FromSnapshot(state.ToSnapshot(fp), config, fp), IsOk());
   auto refused = PartitionState::FromSnapshot(state.ToSnapshot(seeded), config, fp);
   EXPECT_THAT(refused, Not(IsOk()));
@@ -231,9 +233,10 @@ namespace {
 TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
   // SerializeSnapshot writes the game ids by hand; protobuf's own serialisation of
   // ToSnapshot (group and time set) is the independent reference: both parse to equal
-  // messages, game ids in the same order.
+  // messages, game ids in the same order. With glicko2 on: its state is in the head.
   LivePoolConfig config;
   config.ml_solve_every = 4;
+  config.options.glicko2 = true;
   const std::string fp = ParamsFingerprint(config);
   PartitionState state;
   state.topic = "t";

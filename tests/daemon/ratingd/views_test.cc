@@ -252,7 +252,7 @@ TEST(ViewAnswersTest, MlAnswersAreThoseOfTheLastScheduledSolve) {
     ratings::Pool copy = at_solve;
     absl::StatusOr<v1::RatingReport> expected = PoolReport(Model::kMl, copy, limit, 0);
     ASSERT_TRUE(expected.ok());
-    AddUncertainty(Model::kMl, at_solve, nullptr, 20, *expected->mutable_ranking());
+    AddUncertainty(Model::kMl, at_solve, nullptr, {}, *expected->mutable_ranking());
     expected->set_sequence(1);
     expected->set_owner(true);
     *expected->mutable_committed_at() =
