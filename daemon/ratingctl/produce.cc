@@ -78,6 +78,16 @@ absl::StatusOr<std::unique_ptr<RdKafka::Producer>> MakeProducer(const ProduceCon
 
 }  // namespace
 
+v1::GameResult ProducedMessage(const ratings::io::ResultRecord& record,
+                               ProduceConfig::EventTime event_time, absl::Time now) {
+  v1::GameResult message = ratings::io::ToProto(record);  // the record's own time, if any
+  if (event_time == ProduceConfig::EventTime::kNow) {
+    *message.mutable_event_time() =
+        google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(now));
+  }
+  return message;
+}
+
 absl::Status RunProduce(const ProduceConfig& config) {
   ASSIGN_OR_RETURN(ratings::io::ReadOutput input, ReadForProduce(config));
   DeliveryCounter counter;
@@ -95,9 +105,7 @@ absl::Status RunProduce(const ProduceConfig& config) {
       record.pool = config.pool;
     }
     if (record.game_id.empty()) record.game_id = absl::StrCat(base, "#", n + 1);
-    v1::GameResult message = ratings::io::ToProto(record);
-    *message.mutable_event_time() =
-        google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(absl::Now()));
+    const v1::GameResult message = ProducedMessage(record, config.event_time, absl::Now());
     RETURN_IF_ERROR(Produce(*producer, config.topic, record.pool, message.SerializeAsString(),
                             nullptr, nullptr));
     ++n;

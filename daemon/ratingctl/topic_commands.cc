@@ -19,6 +19,9 @@
 ABSL_FLAG(std::string, brokers, "127.0.0.1:9092", "produce/tail: Kafka bootstrap servers");
 ABSL_FLAG(std::string, topic, "", "produce/tail: the topic");
 ABSL_FLAG(double, rate, 0, "produce: records per second (0: as fast as possible)");
+ABSL_FLAG(std::string, event_time, "now",
+          "produce: now (each record stamped as it is sent) or file (each keeps the file's "
+          "event_time / tstamp; none if it has none)");
 ABSL_FLAG(std::string, type, "",
           "tail: deltas, leaderboards, results or dlq (default: from the topic name)");
 ABSL_FLAG(int64_t, count, 0,
@@ -39,6 +42,12 @@ int ProduceCommand(const std::vector<std::string>& kafka) {
   config.input = absl::GetFlag(FLAGS_input);
   config.pool = absl::GetFlag(FLAGS_pool);
   config.rate = absl::GetFlag(FLAGS_rate);
+  const std::string event_time = absl::GetFlag(FLAGS_event_time);
+  if (event_time == "file") {
+    config.event_time = ProduceConfig::EventTime::kFile;
+  } else if (event_time != "now") {
+    return Fail("produce: --event-time must be now or file, got '" + event_time + "'");
+  }
   if (config.topic.empty()) return Fail("produce: --topic is required");
   if (config.input.empty()) return Fail("produce: --input FILE is required");
   if (absl::Status s = FormatFlag(config.format); !s.ok()) return Fail(std::string(s.message()));

@@ -103,6 +103,7 @@ constexpr char kUsage[] =
     "  (1e-5), tau_min (1e-4), patience (8); cce: slackness (1e-5), initial_dual (1e-3).\n"
     "\n"
     "ratingctl produce --brokers B --topic T --input FILE [--format F] [--pool P] [--rate R]\n"
+    "                  [--event-time now|file]\n"
     "  Produces the file's results as GameResults (key = pool). PrefLib, score tables and\n"
     "  battles carry no pool: name it with --pool (battles' game ids: <file name>:<line>).\n"
     "  [--kafka key=value]... passes librdkafka settings.\n"

@@ -5,6 +5,7 @@ records ratingctl would refuse to produce, one per invalid-input class the daemo
 its dead-letter topic. Python standard library only.
 """
 
+import datetime
 import json
 import random
 import struct
@@ -14,9 +15,12 @@ import struct
 # Input data
 
 
-def generate_jsonl(path, n, pools, agents, seed):
-    """n results over `pools` pools of `agents` agents: 2-5 players, some ties, weights."""
+def generate_jsonl(path, n, pools, agents, seed, times=False):
+    """n results over `pools` pools of `agents` agents: 2-5 players, some ties, weights.
+    With `times`, nine results in ten carry an event_time, ten minutes apart from
+    2024-01-01 with up to an hour of jitter either way (some go back in time)."""
     rng = random.Random(seed)
+    start = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
     counts = {}
     with open(path, "w") as f:
         for i in range(n):
@@ -36,6 +40,10 @@ def generate_jsonl(path, n, pools, agents, seed):
             record = {"pool": pool, "game_id": "g%06d" % i, "standings": standings}
             if rng.random() < 0.2:
                 record["weight"] = rng.choice([0.5, 2.0, 3.0])
+            if times and rng.random() < 0.9:
+                at = start + datetime.timedelta(seconds=600 * i + rng.randint(-3600, 3600),
+                                                microseconds=rng.randrange(10**6))
+                record["event_time"] = at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
             f.write(json.dumps(record) + "\n")
     return counts
 

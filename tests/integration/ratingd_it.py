@@ -195,8 +195,9 @@ def ratingctl(*args, check_ok=True):
     return p
 
 
-def produce(path, topic, rate=0):
-    args = ["produce", "--brokers=" + bootstrap(), "--topic=" + topic, "--input=" + path]
+def produce(path, topic, rate=0, event_time="now"):
+    args = ["produce", "--brokers=" + bootstrap(), "--topic=" + topic, "--input=" + path,
+            "--event-time=" + event_time]
     if rate:
         args.append("--rate=%g" % rate)
     ratingctl(*args)
@@ -247,8 +248,10 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
                                live["committed_at"]), "%s/%s: committed_at: %s" %
                   (pool, model, live.get("committed_at")))
             seen = path if model != "ml" else pool_prefix(path, pool, live["results"])
+            # glicko2's intervals are its deviation's: no replicas.
+            replicas = [] if model == "glicko2" else ["--bootstrap-replicas=16"]
             offline = json.loads(ratingctl("rate", "--method=" + model, "--input=" + seen,
-                                           "--pool=" + pool, "--bootstrap-replicas=16").stdout)
+                                           "--pool=" + pool, *replicas).stdout)
             if model != "ml":
                 check(all("ci_low" in e for e in live["ranking"]),
                       "%s/%s: no intervals in the live leaderboard" % (pool, model))
@@ -266,7 +269,7 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
                           "%s/ml: %s differs" % (pool, field))
 
 
-def check_deltas(d, counts, ml_every):
+def check_deltas(d, counts, ml_every, models=("elo", "sco", "ml")):
     """Exactly once: a read_committed reader sees every (pool, model, sequence)
     delta once, sequences 1..n without gaps."""
     seen = {}
@@ -275,7 +278,8 @@ def check_deltas(d, counts, ml_every):
         check(key not in seen, "delta %s seen twice by a read_committed reader" % (key,))
         seen[key] = delta
     for pool, n in counts.items():
-        for model, expected in (("elo", n), ("sco", n), ("ml", n // ml_every)):
+        for model in models:
+            expected = n // ml_every if model == "ml" else n
             seqs = sorted(s for (p, m, s) in seen if p == pool and m == model)
             check(seqs == list(range(1, expected + 1)),
                   "%s/%s: sequences %s..%s (%d), expected 1..%d" %
@@ -288,20 +292,24 @@ def check_deltas(d, counts, ml_every):
 
 
 def case_state_equals_rate():
-    d = Ratingd("rate", ["--ml-solve-every=50", "--ml-solve-min-interval=0"])
+    # All four models, glicko2 on the file's event times (produce --event-time=file).
+    models = ("elo", "sco", "ml", "glicko2")
+    d = Ratingd("rate", ["--ml-solve-every=50", "--ml-solve-min-interval=0",
+                         "--models=" + ",".join(models)])
     try:
         path = os.path.join(d.dir, "results.jsonl")
-        counts = generate_jsonl(path, 3000, pools=4, agents=25, seed=1)
+        counts = generate_jsonl(path, 3000, pools=4, agents=25, seed=1, times=True)
         d.start()
-        produce(path, d.topics["results"])
+        produce(path, d.topics["results"], event_time="file")
         d.wait_for_results(counts)
-        compare_with_rate(d, path, counts)
-        n = check_deltas(d, counts, 50)
+        compare_with_rate(d, path, counts, models=models)
+        n = check_deltas(d, counts, 50, models=models)
         check(d.metric("ratingd_results_applied_total") == 3000, "applied_total")
         boards = tail(d.topics["leaderboards"], "leaderboards", idle="3s")
         check({(b["pool"], b["model"]) for b in boards} >=
-              {(p, m) for p in counts for m in ("elo", "sco", "ml")}, "leaderboards missing")
-        print("ok: 3000 results in 4 pools equal ratingctl rate (elo, sco, ml); %d deltas" % n)
+              {(p, m) for p in counts for m in models}, "leaderboards missing")
+        print("ok: 3000 results in 4 pools equal ratingctl rate (%s); %d deltas" %
+              (", ".join(models), n))
     finally:
         d.stop()
 
