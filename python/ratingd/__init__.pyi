@@ -1,4 +1,5 @@
 # Type stubs of the ratingd package (docs/PYTHON.md).
+import datetime
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -42,9 +43,10 @@ class OnlinePool:
         params: Mapping[str, _Param] | None = None,
         bootstrap_replicas: int = 16,
         provisional_games: int = 20,
+        provisional_rd: float = 110.0,
     ) -> None: ...
     def add(self, standings: Sequence[_Standing], game_id: str | None = None,
-            weight: float = 1.0) -> bool: ...
+            weight: float = 1.0, event_time: datetime.datetime | float | None = None) -> bool: ...
     def add_battles(self, df: pandas.DataFrame) -> int: ...
     def leaderboard(self, model: str) -> Leaderboard: ...
     def suggest(self, strategy: str = "ucb", n: int = 10, exploration: float = 0.1,

@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@
 #include "daemon/suggest_report.h"
 #include "python/src/records.h"
 #include "ratings/active/suggest.h"
+#include "ratings/io/event_time.h"
 #include "ratings/model.h"
 #include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
@@ -43,11 +45,12 @@ ratings::PoolOptions Options(const std::vector<std::string>& models,
 class OnlinePool {
  public:
   OnlinePool(std::string name, const std::vector<std::string>& models,
-             const std::vector<std::string>& params, uint32_t replicas, uint64_t provisional_games)
+             const std::vector<std::string>& params, uint32_t replicas, uint64_t provisional_games,
+             double provisional_rd)
       : name_(std::move(name)),
         options_(Options(models, params)),
         pool_(Created(ratings::Pool::Create(options_))),
-        provisional_games_(provisional_games) {
+        provisional_{.games = provisional_games, .rd = provisional_rd} {
     if (replicas > 0 && (options_.elo || options_.sco)) {
       absl::StatusOr<ratings::OnlineBootstrap> bootstrap = ratings::OnlineBootstrap::Create(
           {.replicas = replicas, .seed = ratings::NameSeed(name_)},
@@ -59,16 +62,24 @@ class OnlinePool {
     replicas_ = replicas;
   }
 
-  // One result, standings best first as (agent, rank); false if game_id was seen before.
+  // One result, standings best first as (agent, rank), at event time `seconds` since the
+  // Unix epoch (none: nullopt); false if game_id was seen before.
   bool Add(const std::vector<std::pair<std::string, uint32_t>>& standings,
-           const std::optional<std::string>& game_id, double weight) {
+           const std::optional<std::string>& game_id, double weight,
+           std::optional<double> seconds) {
+    std::optional<absl::Time> time;
+    if (seconds.has_value()) {
+      absl::StatusOr<absl::Time> t = ratings::io::EventTimeFromSeconds(*seconds, "event_time");
+      if (!t.ok()) Raise(t.status());
+      time = *t;
+    }
     if (game_id.has_value() && !seen_.insert(*game_id).second) return false;
     ratings::Result result;
     result.weight = weight;
     for (const auto& [agent, rank] : standings) {
       result.standings.push_back({agent, rank, std::nullopt});
     }
-    if (absl::Status s = Apply(result); !s.ok()) {
+    if (absl::Status s = Apply(result, time); !s.ok()) {
       if (game_id.has_value()) seen_.erase(*game_id);
       Raise(s);
     }
@@ -83,7 +94,7 @@ class OnlinePool {
     {
       nb::gil_scoped_release release;
       for (; applied < records.records.size(); ++applied) {
-        status = Apply(records.records[applied].result);
+        status = Apply(records.records[applied].result, records.records[applied].event_time);
         if (!status.ok()) break;
       }
     }
@@ -94,12 +105,13 @@ class OnlinePool {
   // Battles by code, as rate_battle_votes takes them (battle_votes.cc): names[code] in
   // order of first appearance, model_a before model_b; a[i] against b[i], outcome[i] 0
   // (a won), 1 (b won) or 2 (a tie). Each name is interned when first met, as Apply would,
-  // and each battle applied by id. The count applied; a bad one stops the call with its
-  // position, those before it applied.
+  // and each battle applied by id, at tstamp[i] seconds since the Unix epoch (NaN: none;
+  // read only when the pool keeps glicko2). The count applied; a bad one stops the call
+  // with its position, those before it applied.
   size_t AddBattleCodes(const std::vector<std::string>& names, Column<int64_t> a, Column<int64_t> b,
-                        Column<int8_t> outcome) {
+                        Column<int8_t> outcome, Column<double> tstamp) {
     const size_t n = a.shape(0);
-    if (b.shape(0) != n || outcome.shape(0) != n) {
+    if (b.shape(0) != n || outcome.shape(0) != n || tstamp.shape(0) != n) {
       throw nb::value_error("internal: battle columns of different lengths");
     }
     constexpr ratings::AgentId kNone = ~ratings::AgentId{0};
@@ -130,7 +142,17 @@ class OnlinePool {
         const ratings::AgentId agents[2] = {*first, *second};
         const uint32_t ranks[2] = {outcome(applied) == 1 ? 2u : 1u,
                                    outcome(applied) == 0 ? 2u : 1u};
-        status = pool_.ApplyIndexed({agents, ranks, 1.0});
+        std::optional<absl::Time> time;
+        if (options_.glicko2 && !std::isnan(tstamp(applied))) {
+          absl::StatusOr<absl::Time> t =
+              ratings::io::EventTimeFromSeconds(tstamp(applied), "tstamp");
+          if (!t.ok()) {
+            status = t.status();
+            break;
+          }
+          time = *t;
+        }
+        status = pool_.ApplyIndexed({agents, ranks, 1.0}, time);
         if (!status.ok()) break;
         if (bootstrap_) bootstrap_->Update(pool_);
       }
@@ -151,9 +173,10 @@ class OnlinePool {
       } else {
         report = PoolReport(model, pool_, 0, 0);
       }
-      if (report.ok() && replicas_ > 0) {
-        AddUncertainty(model, pool_, bootstrap_ ? &*bootstrap_ : nullptr,
-                       {.games = provisional_games_}, *report->mutable_ranking());
+      // As `ratingctl rate`: glicko2's entries always carry its deviation.
+      if (report.ok() && (replicas_ > 0 || model == ratings::Model::kGlicko2)) {
+        AddUncertainty(model, pool_, bootstrap_ ? &*bootstrap_ : nullptr, provisional_,
+                       *report->mutable_ranking());
       }
     }
     if (!report.ok()) Raise(report.status());
@@ -192,8 +215,8 @@ class OnlinePool {
     return *std::move(pool);
   }
 
-  absl::Status Apply(const ratings::Result& result) {
-    absl::Status applied = pool_.Apply(result);
+  absl::Status Apply(const ratings::Result& result, std::optional<absl::Time> time) {
+    absl::Status applied = pool_.Apply(result, time);
     if (applied.ok() && bootstrap_) bootstrap_->Update(pool_);
     return applied;
   }
@@ -202,12 +225,9 @@ class OnlinePool {
     const std::optional<ratings::Model> model = ratings::ParseModel(name);
     if (!model.has_value()) {
       throw nb::value_error(
-          absl::StrCat("model: unknown model '", name, "'; known: elo, sco, ml").c_str());
+          absl::StrCat("model: unknown model '", name, "'; known: elo, sco, ml, glicko2").c_str());
     }
-    const bool on = *model == ratings::Model::kElo   ? options_.elo
-                    : *model == ratings::Model::kSco ? options_.sco
-                                                     : options_.ml;
-    if (!on) {
+    if (!ratings::ModelOn(options_, *model)) {
       throw nb::value_error(
           absl::StrCat("model: '", name, "' is not one of this pool's models").c_str());
     }
@@ -219,7 +239,7 @@ class OnlinePool {
   ratings::Pool pool_;
   std::optional<ratings::OnlineBootstrap> bootstrap_;
   uint32_t replicas_ = 0;
-  uint64_t provisional_games_;
+  ProvisionalRule provisional_;
   absl::flat_hash_set<std::string> seen_;
 };
 
@@ -228,7 +248,7 @@ class OnlinePool {
 void BindOnlinePool(nb::module_& m) {
   nb::class_<OnlinePool>(m, "OnlinePool")
       .def(nb::init<std::string, const std::vector<std::string>&, const std::vector<std::string>&,
-                    uint32_t, uint64_t>())
+                    uint32_t, uint64_t, double>())
       .def("add", &OnlinePool::Add)
       .def("add_records", &OnlinePool::AddRecords)
       .def("add_battle_codes", &OnlinePool::AddBattleCodes)

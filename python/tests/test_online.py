@@ -2,7 +2,10 @@
 documents of `ratingctl rate --bootstrap-replicas 16` and its suggestions those of
 `ratingctl suggest` on that file (expected values: ratingctl's output); duplicates are
 skipped; bad results raise and change nothing."""
+import datetime
+import json
 import os
+import subprocess
 
 import pandas as pd
 import pytest
@@ -50,6 +53,41 @@ def test_battles_are_added_as_the_battles_reader_takes_them(ratingctl):
     assert pool.leaderboard("elo").to_dict() == want
     with pytest.raises(ValueError, match="'ml' is not one of this pool's models"):
         pool.leaderboard("ml")
+
+
+def test_glicko2_reads_event_times_as_ratingctl_does(ratingctl, tmp_path):
+    """A drifting stream (every result timed, `generate --model drift`) added with its
+    event times, and battles with their tstamp: glicko2's leaderboard is `ratingctl rate
+    --method glicko2`'s on the same file."""
+    generated = str(tmp_path / "drift-ns.jsonl")
+    subprocess.run([ratingctl, "generate", "--model", "drift", "--out", generated, "--seed", "5",
+                    "--param", "agents=12", "--param", "results=400"], check=True,
+                   capture_output=True)
+    # The generator's times have nanoseconds; a datetime holds microseconds: cut them there.
+    path = str(tmp_path / "drift.jsonl")
+    pool = ratingd.OnlinePool(models=("elo", "glicko2"), params={"glicko2.period": "12h"})
+    with open(generated) as f, open(path, "w") as out:
+        for line in f:
+            record = json.loads(line)
+            record["eventTime"] = record["eventTime"][:26] + "Z"
+            out.write(json.dumps(record) + "\n")
+            order = [s["agent"] for s in sorted(record["standings"], key=lambda s: s["rank"])]
+            when = datetime.datetime.fromisoformat(record["eventTime"].replace("Z", "+00:00"))
+            assert pool.add(order, game_id=record["gameId"], event_time=when)
+    want = run_ratingctl(ratingctl, "rate", "--method", "glicko2", "--input", path,
+                         "--param", "period=12h")
+    got = pool.leaderboard("glicko2").to_dict()
+    assert got == want
+    assert got["ranking"][0]["rd"] > 0 and "last_played" in got["ranking"][0]
+
+    battles = ratingd.OnlinePool(models=("glicko2",), bootstrap_replicas=0)
+    assert battles.add_battles(pd.read_json(BATTLES, lines=True)) == 6
+    want = run_ratingctl(ratingctl, "rate", "--method", "glicko2", "--input", BATTLES,
+                         "--format", "battles")
+    assert battles.leaderboard("glicko2").to_dict() == want
+    assert want["extra"]["latest_event_time"].startswith("2023-04-24")
+    with pytest.raises(ValueError, match="event_time"):
+        battles.add(["a", "b"], event_time=1e15)
 
 
 def test_duplicates_are_skipped_and_bad_results_change_nothing():

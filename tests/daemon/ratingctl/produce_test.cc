@@ -23,7 +23,8 @@ const absl::Time kFileTime = absl::FromUnixSeconds(1'700'000'000) + absl::Nanose
 const absl::Time kNow = absl::FromUnixSeconds(1'800'000'000) + absl::Microseconds(7);
 
 TEST(ProduceTest, NowStampsEveryRecordWithTheTimeOfSending) {
-  for (const std::optional<absl::Time> t : {std::optional(kFileTime), std::optional<absl::Time>()}) {
+  for (const std::optional<absl::Time> t :
+       {std::optional(kFileTime), std::optional<absl::Time>()}) {
     const v1::GameResult m = ProducedMessage(Record(t), ProduceConfig::EventTime::kNow, kNow);
     EXPECT_EQ(m.event_time().seconds(), 1'800'000'000);
     EXPECT_EQ(m.event_time().nanos(), 7'000);
