@@ -29,9 +29,6 @@ void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::
   }
 }
 
-// The normal quantile of a two-sided 95% interval.
-constexpr double kZ95 = 1.96;
-
 void AddGlicko2Uncertainty(const ratings::Glicko2& model, const std::vector<ratings::AgentId>& ids,
                            double provisional_rd,
                            google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
@@ -39,7 +36,8 @@ void AddGlicko2Uncertainty(const ratings::Glicko2& model, const std::vector<rati
   for (ratings::AgentId a = 0; a < model.size(); ++a) {
     const double rating = model.Rating(a);
     const double rd = model.Deviation(a);
-    intervals[a] = {.low = rating - kZ95 * rd, .high = rating + kZ95 * rd};
+    intervals[a] = {.low = rating - ratings::kGlicko2IntervalZ * rd,
+                    .high = rating + ratings::kGlicko2IntervalZ * rd};
   }
   const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
   for (int i = 0; i < ranking.size(); ++i) {

@@ -22,6 +22,10 @@ namespace ratings {
 // Rating points per unit of the Glicko-2 scale ([G2] step 2).
 inline constexpr double kGlicko2Scale = 173.7178;
 
+// The multiple of RD either side of a rating that makes its published 95% interval
+// (rating ± 1.96·RD, as Glickman and lichess print it; docs/MODELS.md §10).
+inline constexpr double kGlicko2IntervalZ = 1.96;
+
 struct Glicko2Options {
   double initial = 1500.0;   // a new agent's rating
   double rd = 350.0;         // a new agent's deviation, and the most growth reaches

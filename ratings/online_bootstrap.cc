@@ -317,28 +317,34 @@ void OnlineBootstrap::UpdateSco(const IndexedResult& result) {
   });
 }
 
-std::vector<RatingInterval> OnlineBootstrap::Intervals(const std::vector<double>& replicas,
-                                                       absl::Span<const double> point, double min,
-                                                       double max) const {
-  std::vector<RatingInterval> out(size_);
+RatingInterval OnlineBootstrap::Interval(const std::vector<double>& replicas, AgentId a,
+                                         double point, double min, double max) const {
   const auto r = static_cast<Eigen::Index>(options_.replicas);
-  for (size_t a = 0; a < size_; ++a) {
-    const ConstRow x(replicas.data() + a * stride_, r);
-    const double mean = x.mean();
-    const double sd = std::sqrt((x - mean).square().sum() / static_cast<double>(r - 1));
-    out[a].low = std::max(min, point[a] - kZ95 * sd);
-    out[a].high = std::min(max, point[a] + kZ95 * sd);
-  }
-  return out;
+  const ConstRow x(replicas.data() + a * stride_, r);
+  const double mean = x.mean();
+  const double sd = std::sqrt((x - mean).square().sum() / static_cast<double>(r - 1));
+  return {.low = std::max(min, point - kZ95 * sd), .high = std::min(max, point + kZ95 * sd)};
 }
 
 std::vector<RatingInterval> OnlineBootstrap::EloIntervals(absl::Span<const double> point) const {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  return Intervals(elo_, point, -kInf, kInf);
+  std::vector<RatingInterval> out(size_);
+  for (AgentId a = 0; a < size_; ++a) out[a] = EloInterval(a, point[a]);
+  return out;
 }
 
 std::vector<RatingInterval> OnlineBootstrap::ScoIntervals(absl::Span<const double> point) const {
-  return Intervals(sco_, point, sco_options_->min, sco_options_->max);
+  std::vector<RatingInterval> out(size_);
+  for (AgentId a = 0; a < size_; ++a) out[a] = ScoInterval(a, point[a]);
+  return out;
+}
+
+RatingInterval OnlineBootstrap::EloInterval(AgentId a, double point) const {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  return Interval(elo_, a, point, -kInf, kInf);
+}
+
+RatingInterval OnlineBootstrap::ScoInterval(AgentId a, double point) const {
+  return Interval(sco_, a, point, sco_options_->min, sco_options_->max);
 }
 
 absl::Span<const double> OnlineBootstrap::EloReplicas(AgentId a) const {

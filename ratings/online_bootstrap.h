@@ -125,6 +125,9 @@ class OnlineBootstrap {
   // Precondition: the model is on and point.size() == size().
   std::vector<RatingInterval> EloIntervals(absl::Span<const double> point) const;
   std::vector<RatingInterval> ScoIntervals(absl::Span<const double> point) const;
+  // The same for one agent a < size(), around its point rating.
+  RatingInterval EloInterval(AgentId a, double point) const;
+  RatingInterval ScoInterval(AgentId a, double point) const;
 
   // Agent a's replica ratings (replicas() of them). Precondition: the model is on.
   absl::Span<const double> EloReplicas(AgentId a) const;
@@ -176,9 +179,8 @@ class OnlineBootstrap {
                   const std::optional<ScoOptions>& sco);
   void UpdateElo(const IndexedResult& result);
   void UpdateSco(const IndexedResult& result);
-  std::vector<RatingInterval> Intervals(const std::vector<double>& replicas,
-                                        absl::Span<const double> point, double min,
-                                        double max) const;
+  RatingInterval Interval(const std::vector<double>& replicas, AgentId a, double point, double min,
+                          double max) const;
   // RestoreSteps for one model: `steps` decoded against `point` into the rows of `into`.
   absl::Status RestoreStepRows(const char* model, const StepSource& steps,
                                absl::Span<const double> point, bool on, double min, double max,

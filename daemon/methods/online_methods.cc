@@ -5,9 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
+#include "daemon/methods/history_csv.h"
 #include "daemon/model_params.h"
 #include "daemon/pool_report.h"
 #include "ratings/online_bootstrap.h"
+#include "ratings/pool_history.h"
 #include "ratings/status_macros.h"
 
 namespace ratingd {
@@ -42,6 +44,14 @@ class OnlineRun : public MethodRun {
                            options_.elo ? std::optional(options_.elo_options) : std::nullopt,
                            options_.sco ? std::optional(options_.sco_options) : std::nullopt));
     }
+    std::optional<ratings::PoolHistory> history;
+    if (!config.history.empty()) {
+      absl::StatusOr<ratings::PoolHistory> created =
+          ratings::PoolHistory::Create(model_, config.history_points);
+      if (!created.ok())
+        return absl::InvalidArgumentError(absl::StrCat("--", created.status().message()));
+      history = *std::move(created);
+    }
     for (const ratings::io::ResultRecord& record : records) {
       absl::Status applied = pool.Apply(record.result, record.event_time);
       if (!applied.ok()) {
@@ -49,7 +59,9 @@ class OnlineRun : public MethodRun {
             absl::StrCat(config.input, ":", record.line, ": ", applied.message()));
       }
       if (bootstrap) bootstrap->Update(pool);
+      if (history) history->Record(pool, bootstrap ? &*bootstrap : nullptr, record.event_time);
     }
+    if (history) RETURN_IF_ERROR(WriteHistoryCsv(config.history, *history, pool.index()));
     // The online models draw nothing; the seed is only echoed in extra.seed.
     ASSIGN_OR_RETURN(v1::RatingReport report, PoolReport(model_, pool, 0, config.seed));
     // Glicko-2's deviation is its uncertainty: its entries always carry it.

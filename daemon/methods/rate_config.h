@@ -2,6 +2,7 @@
 // parameters. A leaf header: the registry, the readers and every method's runner take it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,10 @@ struct RateConfig {
   uint64_t provisional_games = 20;
   // glicko2: an agent whose reported rd is above this is provisional (as lichess, 110).
   double provisional_rd = 110;
+  // Online elo, sco and glicko2: write every agent's rating history, thinned to at most
+  // history_points points per agent (docs/MODELS.md §11), to this CSV file; "" = none.
+  std::string history = {};
+  size_t history_points = 128;
   ratings::ProgressFn progress = {};  // batch methods report progress here
 };
 

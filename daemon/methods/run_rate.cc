@@ -28,11 +28,19 @@ absl::Status CheckReplicas(const RateConfig& config, const MethodInfo& method) {
   return absl::OkStatus();
 }
 
+absl::Status CheckHistory(const RateConfig& config, const MethodInfo& method) {
+  if (config.history.empty() || method.family == MethodFamily::kOnline) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--history: only the online models elo, sco and glicko2 keep a history, not '",
+                   config.method, "'"));
+}
+
 }  // namespace
 
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   ASSIGN_OR_RETURN(const MethodInfo* method, FindMethod(config.method));
   RETURN_IF_ERROR(CheckReplicas(config, *method));
+  RETURN_IF_ERROR(CheckHistory(config, *method));
   // Bad parameters are reported before the input is read.
   ASSIGN_OR_RETURN(const std::unique_ptr<MethodRun> run, PrepareMethod(config));
   // The methods that rate a vote set read a PrefLib file or a score table straight into one.

@@ -25,6 +25,11 @@ ABSL_FLAG(uint64_t, provisional_games, 20,
           "rate with --bootstrap-replicas, and glicko2: agents in fewer results are provisional");
 ABSL_FLAG(double, provisional_rd, 110,
           "rate --method glicko2: agents whose rating deviation is above this are provisional");
+ABSL_FLAG(std::string, history, "",
+          "rate, online elo, sco and glicko2: write every agent's rating history to this CSV "
+          "file (agent,sequence,time,rating,ci_low,ci_high)");
+ABSL_FLAG(uint64_t, history_points, 128,
+          "rate --history: points kept per agent, older ones thinned (at least 4)");
 
 namespace ratingd {
 
@@ -38,6 +43,8 @@ int RateCommand(std::vector<std::string> params) {
   config.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
   config.provisional_games = absl::GetFlag(FLAGS_provisional_games);
   config.provisional_rd = absl::GetFlag(FLAGS_provisional_rd);
+  config.history = absl::GetFlag(FLAGS_history);
+  config.history_points = absl::GetFlag(FLAGS_history_points);
   if (config.method.empty()) return Fail("rate: --method is required (see --help)");
   if (isatty(STDERR_FILENO)) config.progress = TerminalProgress(config.method);
   if (config.input.empty()) return Fail("rate: --input FILE is required");

@@ -1,0 +1,69 @@
+#include "ratings/pool_history.h"
+
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+
+namespace ratings {
+absl::StatusOr<PoolHistory> PoolHistory::Create(Model model, size_t capacity) {
+  if (model == Model::kMl) {
+    return absl::InvalidArgumentError(
+        "history: ml has no rating after each result (its lottery is solved now and then)");
+  }
+  if (capacity < 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("history: ", capacity, " points per agent; at least 4"));
+  }
+  return PoolHistory(model, capacity);
+}
+
+HistoryPoint PoolHistory::Point(const Pool& pool, const OnlineBootstrap* bootstrap,
+                                AgentId a) const {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  HistoryPoint p{.sequence = pool.results(), .rating = kNaN, .ci_low = kNaN, .ci_high = kNaN};
+  switch (model_) {
+    case Model::kElo:
+      p.rating = pool.elo()->Rating(a);
+      if (bootstrap != nullptr && bootstrap->has_elo()) {
+        const RatingInterval i = bootstrap->EloInterval(a, p.rating);
+        p.ci_low = i.low;
+        p.ci_high = i.high;
+      }
+      break;
+    case Model::kSco:
+      p.rating = pool.sco()->Rating(a);
+      if (bootstrap != nullptr && bootstrap->has_sco()) {
+        const RatingInterval i = bootstrap->ScoInterval(a, p.rating);
+        p.ci_low = i.low;
+        p.ci_high = i.high;
+      }
+      break;
+    case Model::kGlicko2: {
+      p.rating = pool.glicko2()->Rating(a);
+      const double rd = pool.glicko2()->Deviation(a);
+      p.ci_low = p.rating - kGlicko2IntervalZ * rd;
+      p.ci_high = p.rating + kGlicko2IntervalZ * rd;
+      break;
+    }
+    case Model::kMl:
+      break;  // refused by Create
+  }
+  return p;
+}
+
+void PoolHistory::Record(const Pool& pool, const OnlineBootstrap* bootstrap,
+                         std::optional<absl::Time> time) {
+  for (const AgentId a : pool.last_applied().agents) {
+    while (histories_.size() <= a) histories_.emplace_back(capacity_);
+    HistoryPoint p = Point(pool, bootstrap, a);
+    p.time = time;
+    histories_[a].Add(p);
+  }
+}
+
+absl::Span<const HistoryPoint> PoolHistory::Of(AgentId a) const {
+  return a < histories_.size() ? histories_[a].points() : absl::Span<const HistoryPoint>();
+}
+
+}  // namespace ratings

@@ -1,0 +1,52 @@
+// Every agent's bounded rating history in one model of a pool (docs/MODELS.md §11): after
+// each result, a point for each of its agents, thinned per agent by RatingHistory.
+//
+//   ASSIGN_OR_RETURN(PoolHistory history, PoolHistory::Create(Model::kElo, 128));
+//   pool.Apply(result, time);
+//   history.Record(pool, bootstrap, time);            // after every Apply
+//   for (const HistoryPoint& p : history.Of(id)) ...  // oldest first
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "ratings/model.h"
+#include "ratings/online_bootstrap.h"
+#include "ratings/pool.h"
+#include "ratings/rating_history.h"
+
+namespace ratings {
+
+class PoolHistory {
+ public:
+  // InvalidArgument for ml (its ranking is a lottery solved now and then, not a rating
+  // after each result) or a capacity below 4.
+  static absl::StatusOr<PoolHistory> Create(Model model, size_t capacity);
+
+  // After pool.Apply() of the result at event time `time` (nullopt: none): a point for each
+  // agent of pool.last_applied(), with sequence pool.results(), the model's rating and its
+  // interval: elo's and sco's from `bootstrap` (NaN, NaN without one), glicko2's rating ±
+  // 1.96·rd. Precondition: the model is on in the pool. O(k · replicas).
+  void Record(const Pool& pool, const OnlineBootstrap* bootstrap, std::optional<absl::Time> time);
+
+  // Agent a's points, oldest first; empty for an agent with none.
+  absl::Span<const HistoryPoint> Of(AgentId a) const;
+  // Agents with an entry (ids below this may still have no points).
+  size_t size() const { return histories_.size(); }
+  Model model() const { return model_; }
+  size_t capacity() const { return capacity_; }
+
+ private:
+  PoolHistory(Model model, size_t capacity) : model_(model), capacity_(capacity) {}
+  HistoryPoint Point(const Pool& pool, const OnlineBootstrap* bootstrap, AgentId a) const;
+
+  Model model_;
+  size_t capacity_;
+  std::vector<RatingHistory> histories_;  // by agent id
+};
+
+}  // namespace ratings

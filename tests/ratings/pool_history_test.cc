@@ -1,0 +1,101 @@
+// PoolHistory (ratings/pool_history.h): a point per agent after each of its results, with
+// the model's rating and interval. Expected values by hand (Elo, K = 32) and from an
+// independent Python implementation of [G2] (two new players, one win: 1662.3108939063,
+// RD 290.3189637180).
+#include "ratings/pool_history.h"
+
+#include <cmath>
+#include <optional>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/results.h"
+#include "tests/testing/status_matchers.h"
+
+namespace ratings {
+namespace {
+
+using ::ratings::testing::IsOk;
+using ::ratings::testing::Order;
+using ::ratings::testing::StatusIs;
+using ::testing::DoubleNear;
+using ::testing::HasSubstr;
+
+TEST(PoolHistoryTest, MlAndTinyCapacitiesAreRefused) {
+  EXPECT_THAT(PoolHistory::Create(Model::kMl, 128).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("ml has no rating")));
+  EXPECT_THAT(PoolHistory::Create(Model::kElo, 3).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at least 4")));
+}
+
+// a beats b (1516 / 1484), then b beats c: E(b, c) = 1/(1 + 10^(16/400)) = 0.476990, so b
+// gains 32 · 0.523010 = 16.736307 and c loses as much.
+TEST(PoolHistoryTest, EloPointsAfterEachResultOfTheAgent) {
+  PoolOptions options;
+  options.sco = options.ml = false;
+  Pool pool = *Pool::Create(options);
+  PoolHistory history = *PoolHistory::Create(Model::kElo, 8);
+  const absl::Time t = absl::FromUnixSeconds(1'700'000'000);
+  ASSERT_THAT(pool.Apply(Order({"a", "b"}), t), IsOk());
+  history.Record(pool, nullptr, t);
+  ASSERT_THAT(pool.Apply(Order({"b", "c"})), IsOk());
+  history.Record(pool, nullptr, std::nullopt);
+  const AgentId a = *pool.index().Find("a"), b = *pool.index().Find("b"),
+                c = *pool.index().Find("c");
+  ASSERT_EQ(history.Of(a).size(), 1u);
+  EXPECT_EQ(history.Of(a)[0].sequence, 1u);
+  EXPECT_EQ(history.Of(a)[0].time, t);
+  EXPECT_EQ(history.Of(a)[0].rating, 1516.0);
+  EXPECT_TRUE(std::isnan(history.Of(a)[0].ci_low));  // no replicas, no interval
+  ASSERT_EQ(history.Of(b).size(), 2u);
+  EXPECT_EQ(history.Of(b)[0].rating, 1484.0);
+  EXPECT_EQ(history.Of(b)[1].sequence, 2u);
+  EXPECT_EQ(history.Of(b)[1].time, std::nullopt);
+  EXPECT_THAT(history.Of(b)[1].rating, DoubleNear(1500.736306793522, 1e-9));
+  ASSERT_EQ(history.Of(c).size(), 1u);
+  EXPECT_THAT(history.Of(c)[0].rating, DoubleNear(1483.263693206478, 1e-9));
+  EXPECT_TRUE(history.Of(99).empty());
+}
+
+// With replicas, a point's interval is the one the whole-pool computation gives then.
+TEST(PoolHistoryTest, ElosIntervalIsTheBootstraps) {
+  PoolOptions options;
+  options.ml = false;
+  Pool pool = *Pool::Create(options);
+  OnlineBootstrap bootstrap = *OnlineBootstrap::Create({.replicas = 16, .seed = 7},
+                                                       options.elo_options, options.sco_options);
+  PoolHistory elo = *PoolHistory::Create(Model::kElo, 16);
+  PoolHistory sco = *PoolHistory::Create(Model::kSco, 16);
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_THAT(pool.Apply(Order({i % 3 == 0 ? "x" : "y", i % 2 == 0 ? "z" : "w"})), IsOk());
+    bootstrap.Update(pool);
+    elo.Record(pool, &bootstrap, std::nullopt);
+    sco.Record(pool, &bootstrap, std::nullopt);
+  }
+  const AgentId z = *pool.index().Find("z");
+  const RatingInterval want = bootstrap.EloIntervals(pool.elo()->ratings())[z];
+  EXPECT_EQ(elo.Of(z).back().ci_low, want.low);
+  EXPECT_EQ(elo.Of(z).back().ci_high, want.high);
+  EXPECT_LT(want.low, want.high);
+  const RatingInterval want_sco = bootstrap.ScoIntervals(pool.sco()->ratings())[z];
+  EXPECT_EQ(sco.Of(z).back().ci_low, want_sco.low);
+  EXPECT_EQ(sco.Of(z).back().rating, pool.sco()->Rating(z));
+  EXPECT_EQ(elo.Of(z).size(), 15u);  // 15 results of z, capacity 16: none thinned yet
+}
+
+TEST(PoolHistoryTest, Glicko2sIntervalIsItsDeviation) {
+  PoolOptions options;
+  options.elo = options.sco = options.ml = false;
+  options.glicko2 = true;
+  Pool pool = *Pool::Create(options);
+  PoolHistory history = *PoolHistory::Create(Model::kGlicko2, 4);
+  ASSERT_THAT(pool.Apply(Order({"a", "b"})), IsOk());
+  history.Record(pool, nullptr, std::nullopt);
+  const HistoryPoint& p = history.Of(0)[0];
+  EXPECT_THAT(p.rating, DoubleNear(1662.3108939063, 1e-6));
+  EXPECT_THAT(p.ci_low, DoubleNear(1662.3108939063 - 1.96 * 290.3189637180, 1e-6));
+  EXPECT_THAT(p.ci_high, DoubleNear(1662.3108939063 + 1.96 * 290.3189637180, 1e-6));
+}
+
+}  // namespace
+}  // namespace ratings
