@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ratingd::LivePoolConfig config;
     config.ml_solve_every = 0;
     config.dedup_window = 64;
+    config.options.glicko2 = true;  // the one model that reads event_time
     config.options.limits.max_standings = 16;
     config.options.limits.max_agent_id_bytes = 32;
     pool = *ratingd::LivePool::Create("fuzz", config);
@@ -45,7 +46,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ratingd::DecodedResult& d = std::get<ratingd::DecodedResult>(decoded);
   std::vector<ratingd::v1::RankingDelta> deltas;
   std::optional<ratingd::MlJob> job;
-  if (!pool->Apply(d.record.result, d.record.game_id, d.event_time, -1, &deltas, &job).ok()) {
+  if (!pool->Apply(d.record.result, d.record.game_id, d.record.event_time ? &d.event_time : nullptr,
+                   -1, &deltas, &job)
+           .ok()) {
     std::abort();
   }
   ++applied;
