@@ -33,12 +33,7 @@ void AddGlicko2Uncertainty(const ratings::Glicko2& model, const std::vector<rati
                            double provisional_rd,
                            google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
   std::vector<ratings::RatingInterval> intervals(model.size());
-  for (ratings::AgentId a = 0; a < model.size(); ++a) {
-    const double rating = model.Rating(a);
-    const double rd = model.Deviation(a);
-    intervals[a] = {.low = rating - ratings::kGlicko2IntervalZ * rd,
-                    .high = rating + ratings::kGlicko2IntervalZ * rd};
-  }
+  for (ratings::AgentId a = 0; a < model.size(); ++a) intervals[a] = model.Interval(a);
   const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
   for (int i = 0; i < ranking.size(); ++i) {
     const ratings::AgentId a = ids[static_cast<size_t>(i)];
@@ -63,12 +58,6 @@ void AddLatestEventTime(const ratings::Glicko2& model, v1::RatingReport& report)
     (*report.mutable_extra()->mutable_fields())["latest_event_time"] =
         StringValue(google::protobuf::util::TimeUtil::ToString(ratings::io::TimestampOf(*latest)));
   }
-}
-
-std::vector<double> Glicko2Ratings(const ratings::Glicko2& model) {
-  std::vector<double> rating(model.size());
-  for (ratings::AgentId a = 0; a < model.size(); ++a) rating[a] = model.Rating(a);
-  return rating;
 }
 
 absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool& pool, size_t limit,
@@ -117,7 +106,7 @@ absl::StatusOr<v1::RatingReport> PoolReport(ratings::Model model, ratings::Pool&
     case ratings::Model::kGlicko2: {
       const ratings::Glicko2* glicko2 = pool.glicko2();
       if (glicko2 == nullptr) return off();
-      AddRanking(ratings::RankByRating(Glicko2Ratings(*glicko2), pool.index()), pool.index(), limit,
+      AddRanking(ratings::RankByRating(glicko2->Ratings(), pool.index()), pool.index(), limit,
                  report);
       AddLatestEventTime(*glicko2, report);
       break;

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ratingd/v1/report.pb.h"
@@ -50,8 +49,5 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
 // extra.latest_event_time of a glicko2 report: the model's latest event time (RFC 3339), if
 // any result had one.
 void AddLatestEventTime(const ratings::Glicko2& model, v1::RatingReport& report);
-
-// Every agent's Glicko-2 rating in rating points, by agent id.
-std::vector<double> Glicko2Ratings(const ratings::Glicko2& model);
 
 }  // namespace ratingd

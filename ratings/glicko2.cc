@@ -6,6 +6,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "ratings/batch/rating_intervals.h"
 
 namespace ratings {
 namespace {
@@ -160,6 +161,18 @@ void Glicko2::Update(const IndexedResult& result, std::optional<absl::Time> time
 double Glicko2::Rating(AgentId id) const { return kGlicko2Scale * state_.mu[id] + 1500.0; }
 
 double Glicko2::Deviation(AgentId id) const { return kGlicko2Scale * GrownPhi(id, state_.latest); }
+
+std::vector<double> Glicko2::Ratings() const {
+  std::vector<double> rating(size());
+  for (AgentId a = 0; a < size(); ++a) rating[a] = Rating(a);
+  return rating;
+}
+
+RatingInterval Glicko2::Interval(AgentId id) const {
+  const double rating = Rating(id);
+  const double half = kGlicko2IntervalZ * Deviation(id);
+  return {.low = rating - half, .high = rating + half};
+}
 
 std::optional<absl::Time> Glicko2::LastPlayed(AgentId id) const {
   if (state_.last[id] == absl::InfinitePast()) return std::nullopt;

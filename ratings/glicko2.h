@@ -19,6 +19,8 @@
 
 namespace ratings {
 
+struct RatingInterval;  // ratings/batch/rating_intervals.h
+
 // Rating points per unit of the Glicko-2 scale ([G2] step 2).
 inline constexpr double kGlicko2Scale = 173.7178;
 
@@ -88,6 +90,10 @@ class Glicko2 {
   double Rating(AgentId id) const;
   // The deviation in rating points, grown to latest() (never the wall clock).
   double Deviation(AgentId id) const;
+  // Every agent's Rating(), by id.
+  std::vector<double> Ratings() const;
+  // The published 95% interval: Rating(id) ± kGlicko2IntervalZ · Deviation(id).
+  RatingInterval Interval(AgentId id) const;
   double Volatility(AgentId id) const { return state_.sigma[id]; }
   // The event time of the agent's last timed result; nullopt if none.
   std::optional<absl::Time> LastPlayed(AgentId id) const;

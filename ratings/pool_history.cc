@@ -41,9 +41,9 @@ HistoryPoint PoolHistory::Point(const Pool& pool, const OnlineBootstrap* bootstr
       break;
     case Model::kGlicko2: {
       p.rating = pool.glicko2()->Rating(a);
-      const double rd = pool.glicko2()->Deviation(a);
-      p.ci_low = p.rating - kGlicko2IntervalZ * rd;
-      p.ci_high = p.rating + kGlicko2IntervalZ * rd;
+      const RatingInterval i = pool.glicko2()->Interval(a);
+      p.ci_low = i.low;
+      p.ci_high = i.high;
       break;
     }
     case Model::kMl:

@@ -91,13 +91,13 @@ class Glicko2Forecaster : public Forecaster {
 
 absl::StatusOr<std::unique_ptr<Forecaster>> MakeForecaster(const std::string& method,
                                                            std::vector<std::string> params) {
-  if (method == "ml") {
-    return absl::InvalidArgumentError(
-        "eval --predict: ml gives a lottery, not a win probability for a pair; leave it out");
-  }
   ASSIGN_OR_RETURN(const std::unique_ptr<MethodRun> run,
                    PrepareMethod({.method = method, .params = std::move(params)}));
   const ratings::PoolOptions* pool = OnlineOptions(*run);
+  if (pool != nullptr && pool->ml) {
+    return absl::InvalidArgumentError(
+        "eval --predict: ml gives a lottery, not a win probability for a pair; leave it out");
+  }
   if (pool != nullptr && pool->glicko2) {
     ASSIGN_OR_RETURN(ratings::Glicko2 model, ratings::Glicko2::Create(pool->glicko2_options));
     return std::make_unique<Glicko2Forecaster>(std::move(model));

@@ -10,11 +10,9 @@
 namespace ratingd {
 
 void LeaderboardPublisher::MarkAllDue(const LivePool& pool) {
-  const ratings::Pool& p = pool.pool();
-  if (p.elo()) MarkDue(pool.name(), ratings::Model::kElo);
-  if (p.sco()) MarkDue(pool.name(), ratings::Model::kSco);
-  if (p.ml()) MarkDue(pool.name(), ratings::Model::kMl);
-  if (p.glicko2()) MarkDue(pool.name(), ratings::Model::kGlicko2);
+  for (const ratings::Model model : ratings::kModels) {
+    if (ratings::ModelOn(pool.pool().options(), model)) MarkDue(pool.name(), model);
+  }
 }
 
 size_t LeaderboardPublisher::Publish(const PartitionRegistry& registry, OutputSink& sink,

@@ -4,6 +4,7 @@
 // No Kafka here: the consumer loop feeds it decoded results and publishes what it returns.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,11 @@ struct LivePoolConfig {
   uint64_t provisional_games = 20;
   double provisional_rd = 110;
 };
+
+// The models with one delta per applied result, in the order LivePool::Apply returns their
+// deltas (those the pool has on).
+inline constexpr std::array<ratings::Model, 3> kPerResultModels = {
+    ratings::Model::kElo, ratings::Model::kSco, ratings::Model::kGlicko2};
 
 // A scheduled ml solve: a copy of the pool taken right after result `results`, to be
 // solved off the consumer thread (MaximalLottery::Solve on the copy; the live pool's own
@@ -101,7 +107,7 @@ class LivePool {
 
   enum class Outcome { kApplied, kDuplicate };
   // Applies a result unless its game id is in the window (kDuplicate: nothing changes).
-  // Replaces *deltas by one delta per enabled elo, sco and glicko2 model, in that order
+  // Replaces *deltas by one delta per enabled model of kPerResultModels, in that order
   // (sequence + 1 each; the messages already there are reused, so a caller keeping the
   // vector allocates little), and sets *ml_job when an ml solve is due (MlDue).
   // `event_time`: the result's (null if it has none: glicko2 then takes the pool's latest;

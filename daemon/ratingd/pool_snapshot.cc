@@ -110,7 +110,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
     if (live->pool_.elo()) live->elo_order_.Reset(state.elo);
     if (live->pool_.sco()) live->sco_order_.Reset(state.sco);
     if (const ratings::Glicko2* g = live->pool_.glicko2()) {
-      live->glicko2_order_.Reset(Glicko2Ratings(*g));
+      live->glicko2_order_.Reset(g->Ratings());
     }
   }
   if (replicas) replicas->join();

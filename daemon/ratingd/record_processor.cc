@@ -119,10 +119,8 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
     prometheus::Counter*& pool_results = pool_results_[pool.name()];
     if (pool_results == nullptr) pool_results = &metrics_->PoolResults(pool.name());
     pool_results->Increment();
-    // LivePool::Apply's deltas: elo's, sco's, then glicko2's, of the models the pool has on.
-    size_t i = 0;
-    for (const ratings::Model model :
-         {ratings::Model::kElo, ratings::Model::kSco, ratings::Model::kGlicko2}) {
+    size_t i = 0;  // LivePool::Apply's deltas, in kPerResultModels order
+    for (const ratings::Model model : kPerResultModels) {
       if (!ratings::ModelOn(pool.pool().options(), model)) continue;
       PublishDelta(deltas[i++], model);
       leaderboards_->MarkDue(pool.name(), model);

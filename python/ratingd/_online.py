@@ -70,8 +70,9 @@ class OnlinePool:
         its label; the rows before it are applied."""
         codes = _battle_codes(df) if all(c in df.columns for c in _BATTLE_COLUMNS) else None
         if codes is not None:  # every row valid: by code, without a record per battle
-            tstamp = (_tstamps(df["tstamp"]) if "tstamp" in df.columns
-                      else np.full(len(df), math.nan))
+            # Only glicko2 reads times: none are converted for the other models.
+            tstamp = (_tstamps(df["tstamp"]) if "glicko2" in self.models and
+                      "tstamp" in df.columns else np.empty(0))
             return _at_rows(lambda: self._pool.add_battle_codes(*codes, tstamp), df.index)
         records = _at_rows(lambda: _battle_records(df), df.index)
         return _at_rows(lambda: self._pool.add_records(records), df.index)

@@ -106,12 +106,14 @@ class OnlinePool {
   // order of first appearance, model_a before model_b; a[i] against b[i], outcome[i] 0
   // (a won), 1 (b won) or 2 (a tie). Each name is interned when first met, as Apply would,
   // and each battle applied by id, at tstamp[i] seconds since the Unix epoch (NaN: none;
-  // read only when the pool keeps glicko2). The count applied; a bad one stops the call
-  // with its position, those before it applied.
+  // an empty tstamp: no times; read only when the pool keeps glicko2). The count applied; a bad one
+  // stops the call with its position, those before it applied.
   size_t AddBattleCodes(const std::vector<std::string>& names, Column<int64_t> a, Column<int64_t> b,
                         Column<int8_t> outcome, Column<double> tstamp) {
     const size_t n = a.shape(0);
-    if (b.shape(0) != n || outcome.shape(0) != n || tstamp.shape(0) != n) {
+    const bool timed = options_.glicko2 && tstamp.shape(0) != 0;
+    if (b.shape(0) != n || outcome.shape(0) != n ||
+        (tstamp.shape(0) != 0 && tstamp.shape(0) != n)) {
       throw nb::value_error("internal: battle columns of different lengths");
     }
     constexpr ratings::AgentId kNone = ~ratings::AgentId{0};
@@ -143,7 +145,7 @@ class OnlinePool {
         const uint32_t ranks[2] = {outcome(applied) == 1 ? 2u : 1u,
                                    outcome(applied) == 0 ? 2u : 1u};
         std::optional<absl::Time> time;
-        if (options_.glicko2 && !std::isnan(tstamp(applied))) {
+        if (timed && !std::isnan(tstamp(applied))) {
           absl::StatusOr<absl::Time> t =
               ratings::io::EventTimeFromSeconds(tstamp(applied), "tstamp");
           if (!t.ok()) {
