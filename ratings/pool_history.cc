@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -60,6 +61,42 @@ void PoolHistory::Record(const Pool& pool, const OnlineBootstrap* bootstrap,
     p.time = time;
     histories_[a].Add(p);
   }
+}
+
+PoolHistoryState PoolHistory::ExportState() const {
+  PoolHistoryState state;
+  state.counts.reserve(histories_.size());
+  for (const RatingHistory& h : histories_) {
+    state.counts.push_back(static_cast<uint32_t>(h.points().size()));
+    state.points.insert(state.points.end(), h.points().begin(), h.points().end());
+  }
+  return state;
+}
+
+absl::Status PoolHistory::Restore(const PoolHistoryState& state) {
+  uint64_t total = 0;
+  for (const uint32_t c : state.counts) total += c;
+  if (total != state.points.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("history: the counts add up to ", total,
+                                                   " points, the state has ", state.points.size()));
+  }
+  std::vector<RatingHistory> histories;
+  histories.reserve(state.counts.size());
+  size_t next = 0;
+  for (size_t a = 0; a < state.counts.size(); ++a) {
+    RatingHistory& h = histories.emplace_back(capacity_);
+    for (uint32_t i = 0; i < state.counts[a]; ++i, ++next) {
+      const HistoryPoint& p = state.points[next];
+      if (i > 0 && p.sequence <= state.points[next - 1].sequence) {
+        return absl::InvalidArgumentError(absl::StrCat("history: agent #", a, ": sequence ",
+                                                       p.sequence, " after ",
+                                                       state.points[next - 1].sequence));
+      }
+      h.Add(p);
+    }
+  }
+  histories_ = std::move(histories);
+  return absl::OkStatus();
 }
 
 absl::Span<const HistoryPoint> PoolHistory::Of(AgentId a) const {

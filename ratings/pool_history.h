@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -20,6 +21,13 @@
 #include "ratings/rating_history.h"
 
 namespace ratings {
+
+// Every agent's points, for snapshots: counts[a] points of agent a, agents in id order,
+// each agent's oldest first.
+struct PoolHistoryState {
+  std::vector<uint32_t> counts;
+  std::vector<HistoryPoint> points;
+};
 
 class PoolHistory {
  public:
@@ -38,6 +46,13 @@ class PoolHistory {
   // Agents with an entry (ids below this may still have no points).
   size_t size() const { return histories_.size(); }
   Model model() const { return model_; }
+
+  PoolHistoryState ExportState() const;
+  // Replaces every history by `state`'s, each agent's points added in order (so a state
+  // kept at a larger capacity is thinned as if its points arrived now). InvalidArgument
+  // naming the agent: the counts do not add up to the points, or an agent's sequences do
+  // not increase.
+  absl::Status Restore(const PoolHistoryState& state);
   size_t capacity() const { return capacity_; }
 
  private:

@@ -1,13 +1,11 @@
 #include "ratings/rating_history.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace ratings {
 
-RatingHistory::RatingHistory(size_t capacity) : capacity_(capacity) {
-  assert(capacity >= 4);
-  points_.reserve(capacity);
-}
+RatingHistory::RatingHistory(size_t capacity) : capacity_(capacity) { assert(capacity >= 4); }
 
 void RatingHistory::Add(const HistoryPoint& point) {
   if (points_.size() >= capacity_) {
@@ -17,6 +15,9 @@ void RatingHistory::Add(const HistoryPoint& point) {
       if (i >= older || i % 2 == 0) points_[kept++] = points_[i];
     }
     points_.resize(kept);
+  }
+  if (points_.size() == points_.capacity()) {  // grow, never past the capacity
+    points_.reserve(std::min(capacity_, std::max<size_t>(4, 2 * points_.size())));
   }
   points_.push_back(point);
 }

@@ -1,9 +1,9 @@
 // A bounded history of one agent's rating in one model (docs/MODELS.md §11): the points
 // {sequence, time, rating, ci_low, ci_high} recorded after the agent's results, at most
-// `capacity` of them, in a fixed amount of memory. When the history is full, every second
-// point of its older half is dropped before the new one is added, so that the older a
-// stretch of the history, the further apart its points; the first point and the newest
-// are always kept.
+// `capacity` of them, in at most that much memory (taken as the history grows). When the history is
+// full, every second point of its older half is dropped before the new one is added, so that the
+// older a stretch of the history, the further apart its points; the first point and the newest are
+// always kept.
 //
 //   RatingHistory h(128);
 //   h.Add({.sequence = pool.results(), .time = t, .rating = r, .ci_low = lo, .ci_high = hi});
@@ -42,6 +42,8 @@ class RatingHistory {
   // Oldest first.
   absl::Span<const HistoryPoint> points() const { return points_; }
   size_t capacity() const { return capacity_; }
+  // Points of memory held: grows with the history (doubling), never beyond capacity().
+  size_t reserved() const { return points_.capacity(); }
 
  private:
   size_t capacity_;

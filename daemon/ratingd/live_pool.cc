@@ -1,6 +1,7 @@
 #include "daemon/ratingd/live_pool.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <utility>
 
@@ -27,7 +28,28 @@ LivePool::LivePool(std::string name, const LivePoolConfig& config, ratings::Pool
       dedup_(config.dedup_window),
       elo_order_(&pool_.index()),
       sco_order_(&pool_.index()),
-      glicko2_order_(&pool_.index()) {}
+      glicko2_order_(&pool_.index()) {
+  if (config_.history_points == 0) return;
+  for (size_t i = 0; i < kPerResultModels.size(); ++i) {
+    if (!ratings::ModelOn(pool_.options(), kPerResultModels[i])) continue;
+    absl::StatusOr<ratings::PoolHistory> history =
+        ratings::PoolHistory::Create(kPerResultModels[i], config_.history_points);
+    assert(history.ok());  // Create refuses ml and fewer than 4 points: neither happens here
+    histories_[i] = *std::move(history);
+  }
+}
+
+size_t LivePool::PerResultIndex(ratings::Model model) {
+  for (size_t i = 0; i < kPerResultModels.size(); ++i) {
+    if (kPerResultModels[i] == model) return i;
+  }
+  return kPerResultModels.size();
+}
+
+const ratings::PoolHistory* LivePool::history(ratings::Model model) const {
+  const size_t i = PerResultIndex(model);
+  return i < histories_.size() && histories_[i] ? &*histories_[i] : nullptr;
+}
 
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
                                                            const LivePoolConfig& config) {
@@ -71,6 +93,9 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   const absl::Span<const ratings::AgentId> ids = pool_.last_applied().agents;  // by standing
   // As result number results() - 1 of the pool: a replay draws the same weights.
   if (bootstrap_) bootstrap_->Update(pool_);
+  for (std::optional<ratings::PoolHistory>& history : histories_) {
+    if (history) history->Record(pool_, bootstrap(), time);
+  }
 
   // Reuse the caller's delta messages (their strings and repeated fields keep capacity).
   size_t used = 0;

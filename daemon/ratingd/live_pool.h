@@ -24,6 +24,7 @@
 #include "ratings/model.h"
 #include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
+#include "ratings/pool_history.h"
 #include "ratings/ranked_order.h"
 
 namespace ratingd {
@@ -51,6 +52,9 @@ struct LivePoolConfig {
   // whose reported deviation is above provisional_rd.
   uint64_t provisional_games = 20;
   double provisional_rd = 110;
+  // Rating-history points kept per agent and model of kPerResultModels (docs/MODELS.md
+  // §11): 0 = no history, else at least 4. ratingd's --history-points defaults to 128.
+  size_t history_points = 0;
 };
 
 // The models with one delta per applied result, in the order LivePool::Apply returns their
@@ -141,6 +145,8 @@ class LivePool {
   v1::Leaderboard Leaderboard(ratings::Model model) const;
 
   const std::string& name() const { return name_; }
+  // The model's rating history of every agent; null when the pool keeps none for it.
+  const ratings::PoolHistory* history(ratings::Model model) const;
   const ratings::Pool& pool() const { return pool_; }
   // Null when the pool keeps no replicas.
   const ratings::OnlineBootstrap* bootstrap() const { return bootstrap_ ? &*bootstrap_ : nullptr; }
@@ -190,9 +196,12 @@ class LivePool {
   void CaptureBefore(const ratings::Result& result);
   void ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
                   int64_t record_time_ms, std::optional<MlJob>* ml_job);
-  // The glicko2 model's part of FromSnapshot and SnapshotHead.
-  static absl::Status RestoreGlicko2(const v1::PoolSnapshot& s, ratings::PoolState& state);
-  void SnapshotGlicko2(v1::PoolSnapshot& s) const;
+  // The histories' part of FromSnapshot and SnapshotHead: a snapshot's history of a model
+  // the pool keeps no history of is dropped.
+  absl::Status RestoreHistories(const v1::PoolSnapshot& s);
+  void SnapshotHistories(v1::PoolSnapshot& s) const;
+  // Position of `model` in kPerResultModels.
+  static size_t PerResultIndex(ratings::Model model);
   // Whether the result just applied, in a record stamped record_time_ms, makes an ml solve
   // due (LivePoolConfig: the count, then the time or the catch-up bound).
   bool MlDue(int64_t record_time_ms) const;
@@ -214,6 +223,7 @@ class LivePool {
   uint64_t elo_sequence_ = 0;
   uint64_t sco_sequence_ = 0;
   uint64_t glicko2_sequence_ = 0;
+  std::array<std::optional<ratings::PoolHistory>, kPerResultModels.size()> histories_;
   uint64_t ml_sequence_ = 0;
   // The pool's result count and the record time (-1: none) at the last scheduled solve.
   uint64_t ml_scheduled_results_ = 0;

@@ -97,6 +97,9 @@ ABSL_FLAG(uint32_t, bootstrap_replicas, 16,
           "(0 = no intervals, else 2..256)");
 ABSL_FLAG(uint64_t, provisional_games, 20,
           "agents in fewer results than this are marked provisional in leaderboards");
+ABSL_FLAG(uint64_t, history_points, 128,
+          "rating-history points kept per agent and model (elo, sco, glicko2), older ones "
+          "thinned; 0 = no history, else at least 4");
 ABSL_FLAG(double, provisional_rd, 110,
           "glicko2 entries whose rating deviation is above this are marked provisional");
 ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
@@ -170,6 +173,11 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
   pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
   pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);
   pool.provisional_rd = absl::GetFlag(FLAGS_provisional_rd);
+  pool.history_points = absl::GetFlag(FLAGS_history_points);
+  if (pool.history_points > 0 && pool.history_points < 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--history-points must be 0 or at least 4, got ", pool.history_points));
+  }
   if (!std::isfinite(pool.provisional_rd) || pool.provisional_rd < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("--provisional-rd must be a finite number >= 0, got ", pool.provisional_rd));

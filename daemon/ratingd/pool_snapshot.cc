@@ -1,7 +1,6 @@
 // A live pool in snapshots (docs/ARCHITECTURE.md §5): LivePool's snapshot members, its
 // part of the codec of which partition_snapshot.cc holds the partition's part.
 #include <cassert>
-#include <limits>
 #include <string>
 #include <thread>
 #include <utility>
@@ -9,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/ratingd/live_pool.h"
+#include "daemon/ratingd/model_snapshots.h"
 #include "daemon/ratingd/wire_format.h"
-#include "ratings/io/game_result_proto.h"
 #include "ratings/status_macros.h"
 
 namespace ratingd {
@@ -69,9 +68,6 @@ absl::Status RestoreReplicas(const v1::PoolSnapshot& s, const ratings::PoolState
       state.sco);
 }
 
-// Glicko2Snapshot.last_seconds of an agent with no timed result.
-constexpr int64_t kNoTimeSeconds = std::numeric_limits<int64_t>::min();
-
 // Pools of this many agents restore their replicas on a second thread.
 constexpr size_t kParallelRestoreAgents = 4096;
 
@@ -91,7 +87,14 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   if (s.has_ml()) {
     ASSIGN_OR_RETURN(state.ml, MlStateOf(s.ml(), s.pool()));
   }
-  RETURN_IF_ERROR(RestoreGlicko2(s, state));
+  if (s.has_glicko2()) {
+    absl::StatusOr<ratings::Glicko2State> glicko2 = Glicko2FromSnapshot(s.glicko2());
+    if (!glicko2.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pool '", s.pool(), "': ", glicko2.status().message()));
+    }
+    state.glicko2 = *std::move(glicko2);
+  }
   // A large pool's replicas are restored on a second thread while this one builds the pool
   // (interning the names) and sorts its rankings: at a million agents each side takes a few
   // hundred milliseconds, and they only read `s` and `state`.
@@ -139,6 +142,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   live->sco_sequence_ = s.sco_sequence();
   live->ml_sequence_ = s.ml_sequence();
   live->glicko2_sequence_ = s.glicko2_sequence();
+  RETURN_IF_ERROR(live->RestoreHistories(s));
   // Snapshots before the time-bounded schedule solved every ml_solve_every results.
   live->ml_scheduled_results_ = s.has_ml_scheduled_results()
                                     ? s.ml_scheduled_results()
@@ -172,52 +176,26 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   return live;
 }
 
-absl::Status LivePool::RestoreGlicko2(const v1::PoolSnapshot& s, ratings::PoolState& state) {
-  if (!s.has_glicko2()) return absl::OkStatus();
-  const v1::Glicko2Snapshot& g = s.glicko2();
-  if (g.last_seconds_size() != g.mu_size() || g.last_nanos_size() != g.mu_size()) {
-    return absl::InvalidArgumentError(absl::StrCat("pool '", s.pool(), "': glicko2: ", g.mu_size(),
-                                                   " ratings but ", g.last_seconds_size(), " and ",
-                                                   g.last_nanos_size(), " last times"));
-  }
-  ratings::Glicko2State& out = state.glicko2.emplace();
-  out.mu = ToVector(g.mu());
-  out.phi = ToVector(g.phi());
-  out.sigma = ToVector(g.sigma());
-  out.last.reserve(static_cast<size_t>(g.mu_size()));
-  for (int i = 0; i < g.mu_size(); ++i) {
-    out.last.push_back(g.last_seconds(i) == kNoTimeSeconds
-                           ? absl::InfinitePast()
-                           : absl::FromUnixSeconds(g.last_seconds(i)) +
-                                 absl::Nanoseconds(g.last_nanos(i)));
-  }
-  if (g.has_latest()) {
-    out.latest =
-        absl::FromUnixSeconds(g.latest().seconds()) + absl::Nanoseconds(g.latest().nanos());
+absl::Status LivePool::RestoreHistories(const v1::PoolSnapshot& s) {
+  for (const v1::HistorySnapshot& h : s.histories()) {
+    const std::optional<ratings::Model> model = ratings::ParseModel(h.model());
+    if (!model.has_value()) continue;  // a model this version does not know
+    const size_t i = PerResultIndex(*model);
+    if (i == histories_.size() || !histories_[i]) continue;  // no history of it kept now
+    absl::StatusOr<ratings::PoolHistoryState> state = HistoryFromSnapshot(h);
+    absl::Status restored = state.ok() ? histories_[i]->Restore(*state) : state.status();
+    if (!restored.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pool '", s.pool(), "': ", restored.message()));
+    }
   }
   return absl::OkStatus();
 }
 
-void LivePool::SnapshotGlicko2(v1::PoolSnapshot& s) const {
-  const ratings::Glicko2* glicko2 = pool_.glicko2();
-  if (glicko2 == nullptr) return;
-  const ratings::Glicko2State& state = glicko2->state();
-  v1::Glicko2Snapshot& g = *s.mutable_glicko2();
-  g.mutable_mu()->Assign(state.mu.begin(), state.mu.end());
-  g.mutable_phi()->Assign(state.phi.begin(), state.phi.end());
-  g.mutable_sigma()->Assign(state.sigma.begin(), state.sigma.end());
-  for (const absl::Time last : state.last) {
-    const int64_t seconds =
-        last == absl::InfinitePast() ? kNoTimeSeconds : absl::ToUnixSeconds(last);
-    g.add_last_seconds(seconds);
-    g.add_last_nanos(seconds == kNoTimeSeconds ? 0
-                                               : static_cast<uint32_t>(absl::ToInt64Nanoseconds(
-                                                     last - absl::FromUnixSeconds(seconds))));
+void LivePool::SnapshotHistories(v1::PoolSnapshot& s) const {
+  for (const std::optional<ratings::PoolHistory>& history : histories_) {
+    if (history) *s.add_histories() = HistoryToSnapshot(*history);
   }
-  if (const std::optional<absl::Time> latest = glicko2->latest()) {
-    *g.mutable_latest() = ratings::io::TimestampOf(*latest);
-  }
-  s.set_glicko2_sequence(glicko2_sequence_);
 }
 
 absl::StatusOr<std::optional<ratings::OnlineBootstrap>> LivePool::RestoreBootstrap(
@@ -387,7 +365,11 @@ v1::PoolSnapshot LivePool::SnapshotHead() const {
   s.set_elo_sequence(elo_sequence_);
   s.set_sco_sequence(sco_sequence_);
   s.set_ml_sequence(ml_sequence_);
-  SnapshotGlicko2(s);
+  if (const ratings::Glicko2* glicko2 = pool_.glicko2()) {
+    *s.mutable_glicko2() = Glicko2ToSnapshot(*glicko2);
+    s.set_glicko2_sequence(glicko2_sequence_);
+  }
+  SnapshotHistories(s);
   s.set_ml_scheduled_results(ml_scheduled_results_);
   s.set_ml_scheduled_time_ms(ml_scheduled_time_ms_);
   s.mutable_ml_last_rank()->Assign(ml_last_rank_.begin(), ml_last_rank_.end());

@@ -97,5 +97,39 @@ TEST(PoolHistoryTest, Glicko2sIntervalIsItsDeviation) {
   EXPECT_THAT(p.ci_high, DoubleNear(1662.3108939063 + 1.96 * 290.3189637180, 1e-6));
 }
 
+// A history exported and restored is the same; bad states are refused.
+TEST(PoolHistoryTest, StateRoundTripsAndIsChecked) {
+  PoolOptions options;
+  options.sco = options.ml = false;
+  Pool pool = *Pool::Create(options);
+  PoolHistory history = *PoolHistory::Create(Model::kElo, 8);
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_THAT(pool.Apply(Order({i % 2 ? "a" : "b", i % 3 ? "c" : "d"}),
+                           absl::FromUnixSeconds(1'700'000'000 + i)),
+                IsOk());
+    history.Record(pool, nullptr, absl::FromUnixSeconds(1'700'000'000 + i));
+  }
+  const PoolHistoryState state = history.ExportState();
+  EXPECT_EQ(state.counts.size(), 4u);
+  PoolHistory restored = *PoolHistory::Create(Model::kElo, 8);
+  ASSERT_THAT(restored.Restore(state), IsOk());
+  for (AgentId a = 0; a < 4; ++a) {
+    ASSERT_EQ(restored.Of(a).size(), history.Of(a).size());
+    for (size_t i = 0; i < history.Of(a).size(); ++i) {
+      EXPECT_EQ(restored.Of(a)[i].sequence, history.Of(a)[i].sequence);
+      EXPECT_EQ(restored.Of(a)[i].time, history.Of(a)[i].time);
+      EXPECT_EQ(restored.Of(a)[i].rating, history.Of(a)[i].rating);
+    }
+  }
+  PoolHistoryState bad = state;
+  bad.counts[0] += 1;
+  EXPECT_THAT(restored.Restore(bad),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("add up to")));
+  bad = state;
+  std::swap(bad.points[0].sequence, bad.points[1].sequence);
+  EXPECT_THAT(restored.Restore(bad),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("agent #0: sequence")));
+}
+
 }  // namespace
 }  // namespace ratings

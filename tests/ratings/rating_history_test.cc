@@ -44,6 +44,7 @@ TEST(RatingHistoryTest, OlderPointsAreFurtherApartAndMemoryIsFixed) {
       h.Add({.sequence = s});
       const std::vector<uint64_t> seq = Sequences(h);
       ASSERT_LE(seq.size(), capacity);
+      ASSERT_LE(h.reserved(), capacity);
       ASSERT_EQ(seq.front(), 1u);
       ASSERT_EQ(seq.back(), s);
       for (size_t i = 1; i < seq.size(); ++i) {

@@ -168,7 +168,8 @@ TEST(LivePoolGlicko2Test, ReportIsRatingctlRatesOnTheSameResults) {
 // A pool restored from its snapshot continues bit-identically: the same snapshot bytes and
 // the same deltas as the uninterrupted pool, with times to the nanosecond and untimed results.
 TEST(LivePoolGlicko2Test, SnapshotRestoresAndContinuesBitIdentically) {
-  const LivePoolConfig config = EloAndGlicko2();
+  LivePoolConfig config = EloAndGlicko2();
+  config.history_points = 4;  // the histories too: thinned before and after the cut
   std::unique_ptr<LivePool> whole = *LivePool::Create("p", config);
   std::unique_ptr<LivePool> first = *LivePool::Create("p", config);
   std::mt19937_64 rng(8);
@@ -187,6 +188,8 @@ TEST(LivePoolGlicko2Test, SnapshotRestoresAndContinuesBitIdentically) {
   }
   const v1::PoolSnapshot snapshot = first->ToSnapshot();
   ASSERT_TRUE(snapshot.has_glicko2());
+  ASSERT_EQ(snapshot.histories_size(), 2);  // elo's and glicko2's
+  EXPECT_EQ(snapshot.histories(1).model(), "glicko2");
   EXPECT_EQ(snapshot.glicko2_sequence(), 40u);
   absl::StatusOr<std::unique_ptr<LivePool>> restored = LivePool::FromSnapshot(snapshot, config);
   ASSERT_THAT(restored, IsOk());

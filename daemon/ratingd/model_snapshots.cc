@@ -1,0 +1,107 @@
+#include "daemon/ratingd/model_snapshots.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "ratings/io/game_result_proto.h"
+
+namespace ratingd {
+namespace {
+
+// The seconds column's value for "no time".
+constexpr int64_t kNoTimeSeconds = std::numeric_limits<int64_t>::min();
+
+void AppendTime(std::optional<absl::Time> time, google::protobuf::RepeatedField<int64_t>& seconds,
+                google::protobuf::RepeatedField<uint32_t>& nanos) {
+  if (!time.has_value()) {
+    seconds.Add(kNoTimeSeconds);
+    nanos.Add(0);
+    return;
+  }
+  const int64_t s = absl::ToUnixSeconds(*time);  // rounded down
+  seconds.Add(s);
+  nanos.Add(static_cast<uint32_t>(absl::ToInt64Nanoseconds(*time - absl::FromUnixSeconds(s))));
+}
+
+std::optional<absl::Time> TimeAt(int64_t seconds, uint32_t nanos) {
+  if (seconds == kNoTimeSeconds) return std::nullopt;
+  return absl::FromUnixSeconds(seconds) + absl::Nanoseconds(nanos);
+}
+
+absl::Time TimeOf(const google::protobuf::Timestamp& t) {
+  return absl::FromUnixSeconds(t.seconds()) + absl::Nanoseconds(t.nanos());
+}
+
+}  // namespace
+
+v1::Glicko2Snapshot Glicko2ToSnapshot(const ratings::Glicko2& model) {
+  const ratings::Glicko2State& state = model.state();
+  v1::Glicko2Snapshot g;
+  g.mutable_mu()->Assign(state.mu.begin(), state.mu.end());
+  g.mutable_phi()->Assign(state.phi.begin(), state.phi.end());
+  g.mutable_sigma()->Assign(state.sigma.begin(), state.sigma.end());
+  for (ratings::AgentId a = 0; a < state.last.size(); ++a) {
+    AppendTime(model.LastPlayed(a), *g.mutable_last_seconds(), *g.mutable_last_nanos());
+  }
+  if (const std::optional<absl::Time> latest = model.latest()) {
+    *g.mutable_latest() = ratings::io::TimestampOf(*latest);
+  }
+  return g;
+}
+
+absl::StatusOr<ratings::Glicko2State> Glicko2FromSnapshot(const v1::Glicko2Snapshot& g) {
+  if (g.last_seconds_size() != g.mu_size() || g.last_nanos_size() != g.mu_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("glicko2: ", g.mu_size(), " ratings but ",
+                                                   g.last_seconds_size(), " and ",
+                                                   g.last_nanos_size(), " last times"));
+  }
+  ratings::Glicko2State state;
+  state.mu.assign(g.mu().begin(), g.mu().end());
+  state.phi.assign(g.phi().begin(), g.phi().end());
+  state.sigma.assign(g.sigma().begin(), g.sigma().end());
+  state.last.reserve(static_cast<size_t>(g.mu_size()));
+  for (int i = 0; i < g.mu_size(); ++i) {
+    state.last.push_back(TimeAt(g.last_seconds(i), g.last_nanos(i)).value_or(absl::InfinitePast()));
+  }
+  if (g.has_latest()) state.latest = TimeOf(g.latest());
+  return state;
+}
+
+v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history) {
+  const ratings::PoolHistoryState state = history.ExportState();
+  v1::HistorySnapshot h;
+  h.set_model(std::string(ratings::ModelName(history.model())));
+  h.mutable_counts()->Assign(state.counts.begin(), state.counts.end());
+  for (const ratings::HistoryPoint& p : state.points) {
+    h.add_sequence(p.sequence);
+    AppendTime(p.time, *h.mutable_seconds(), *h.mutable_nanos());
+    h.add_rating(p.rating);
+    h.add_ci_low(p.ci_low);
+    h.add_ci_high(p.ci_high);
+  }
+  return h;
+}
+
+absl::StatusOr<ratings::PoolHistoryState> HistoryFromSnapshot(const v1::HistorySnapshot& h) {
+  const int n = h.sequence_size();
+  if (h.seconds_size() != n || h.nanos_size() != n || h.rating_size() != n ||
+      h.ci_low_size() != n || h.ci_high_size() != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("history of ", h.model(), ": its columns have different lengths"));
+  }
+  ratings::PoolHistoryState state;
+  state.counts.assign(h.counts().begin(), h.counts().end());
+  state.points.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    state.points.push_back({.sequence = h.sequence(i),
+                            .time = TimeAt(h.seconds(i), h.nanos(i)),
+                            .rating = h.rating(i),
+                            .ci_low = h.ci_low(i),
+                            .ci_high = h.ci_high(i)});
+  }
+  return state;
+}
+
+}  // namespace ratingd

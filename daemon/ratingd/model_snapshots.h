@@ -1,0 +1,24 @@
+// The snapshot messages of glicko2's state and of the rating histories (docs/ARCHITECTURE.md
+// §5): the codec LivePool's snapshot uses for them. Event times are columns of seconds and
+// nanoseconds since the Unix epoch, seconds = -2^63 standing for "no time".
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "ratingd/v1/snapshot.pb.h"
+#include "ratings/glicko2.h"
+#include "ratings/pool_history.h"
+
+namespace ratingd {
+
+v1::Glicko2Snapshot Glicko2ToSnapshot(const ratings::Glicko2& model);
+// InvalidArgument when the columns' lengths differ (the values are checked by
+// Glicko2::Restore).
+absl::StatusOr<ratings::Glicko2State> Glicko2FromSnapshot(const v1::Glicko2Snapshot& g);
+
+// The model's name and every agent's points.
+v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history);
+// InvalidArgument when the columns' lengths differ (the rest is checked by
+// PoolHistory::Restore).
+absl::StatusOr<ratings::PoolHistoryState> HistoryFromSnapshot(const v1::HistorySnapshot& h);
+
+}  // namespace ratingd
