@@ -16,6 +16,7 @@
 #include "ratings/maximal_lottery.h"
 #include "ratings/online_bootstrap.h"
 #include "ratings/pool.h"
+#include "ratings/pool_history.h"
 #include "ratings/sco.h"
 
 namespace ratings {
@@ -156,6 +157,36 @@ void BM_PoolApply(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 
+// ratingd's per-result history work (docs/MODELS.md §11): elo's and sco's points of one
+// result's agents, each with its bootstrap interval (16 replicas), into histories of 128
+// points (full: the thinning is paid too). The Pool and replica updates are not timed.
+void BM_PoolHistoryRecord(benchmark::State& state) {
+  const auto agents = static_cast<size_t>(state.range(0));
+  const auto k = static_cast<size_t>(state.range(1));
+  const Stream stream = MakeStream(agents, k);
+  const std::vector<Result> results = NamedResults(stream);
+  PoolOptions options;
+  options.ml = false;
+  Pool pool = *Pool::Create(options);
+  OnlineBootstrap boot =
+      *OnlineBootstrap::Create({.replicas = 16, .seed = 1}, EloOptions{}, ScoOptions{});
+  PoolHistory elo = *PoolHistory::Create(Model::kElo, 128);
+  PoolHistory sco = *PoolHistory::Create(Model::kSco, 128);
+  size_t i = 0;
+  for (size_t warm = 0; warm < 4 * kStream; ++warm) {  // every agent's history full
+    (void)pool.Apply(results[i]);
+    boot.Update(pool);
+    elo.Record(pool, &boot, std::nullopt);
+    sco.Record(pool, &boot, std::nullopt);
+    i = (i + 1) & (kStream - 1);
+  }
+  for (auto _ : state) {
+    elo.Record(pool, &boot, std::nullopt);
+    sco.Record(pool, &boot, std::nullopt);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
 // The online bootstrap replicas of Elo and SCO (docs/MODELS.md §5.6) on one result: the
 // Poisson draws and both models' replicas.
 void BM_BootstrapUpdate(benchmark::State& state) {
@@ -217,6 +248,7 @@ BENCHMARK(BM_Glicko2Update)->ArgNames({"agents", "k"})->Apply(Sizes);
 BENCHMARK(BM_MlMarginsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_AllModelsUpdate)->ArgNames({"agents", "k"})->Apply(MlSizes);
 BENCHMARK(BM_PoolApply)->ArgNames({"agents", "k"})->Apply(MlSizes);
+BENCHMARK(BM_PoolHistoryRecord)->ArgNames({"agents", "k"})->Args({1000, 2})->Args({1000, 8});
 BENCHMARK(BM_BootstrapUpdate)
     ->ArgNames({"agents", "k", "replicas"})
     ->Args({1000, 2, 16})
