@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "daemon/ratingd/agent_answer.h"
 #include "daemon/ratingd/view_answers.h"
 #include "daemon/ratingd/web_assets.h"
 #include "ratings/active/suggest.h"
@@ -24,6 +25,7 @@ namespace {
 constexpr char kPoolsPrefix[] = "/v1/pools/";
 constexpr char kSuggestSuffix[] = "/suggest";
 constexpr char kEventsSuffix[] = "/events";
+constexpr char kAgentsInfix[] = "/agents/";
 
 // The page's own files only, and nothing it does not ask for: no inline script or style
 // attribute runs, and no other origin is reached.
@@ -100,6 +102,25 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
   return q;
 }
 
+absl::StatusOr<Query> ParseAgentRequest(const std::string& path, const std::string& model) {
+  const size_t at = path.find(kAgentsInfix, std::strlen(kPoolsPrefix));
+  if (!absl::StartsWith(path, kPoolsPrefix) || at == std::string::npos ||
+      at == std::strlen(kPoolsPrefix) || at + std::strlen(kAgentsInfix) == path.size()) {
+    return absl::NotFoundError("use /v1/pools/{pool}/agents/{agent}?model=elo|sco|ml|glicko2");
+  }
+  Query q;
+  q.kind = Query::Kind::kAgent;
+  q.pool = path.substr(std::strlen(kPoolsPrefix), at - std::strlen(kPoolsPrefix));
+  q.agent = path.substr(at + std::strlen(kAgentsInfix));
+  const std::optional<ratings::Model> parsed = ratings::ParseModel(model);
+  if (!parsed.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model must be elo, sco, ml or glicko2 (got '", model, "')"));
+  }
+  q.model = *parsed;
+  return q;
+}
+
 absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::string& strategy,
                                           const std::string& n, const std::string& exploration,
                                           const std::string& seed) {
@@ -165,6 +186,17 @@ class HttpApi::Handler : public CivetHandler {
       ReplyJson(conn, PoolsAnswer(*sources_.views->Get()));
     } else if (path == "/v1/events") {
       StartStream(conn, Query{});
+    } else if (absl::StartsWith(path, kPoolsPrefix) &&
+               path.find(kAgentsInfix, std::strlen(kPoolsPrefix)) != std::string::npos) {
+      std::string model;
+      CivetServer::getParam(conn, "model", model);
+      absl::StatusOr<Query> query = ParseAgentRequest(path, model);
+      if (!query.ok()) {
+        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
+        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
+      } else {
+        ReplyJson(conn, AgentAnswer(*sources_.views->Get(), *query, *sources_.config));
+      }
     } else if (absl::EndsWith(path, kEventsSuffix)) {
       std::string model, limit;
       CivetServer::getParam(conn, "model", model);

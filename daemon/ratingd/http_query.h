@@ -12,10 +12,11 @@
 namespace ratingd {
 
 struct Query {
-  enum class Kind { kPools, kLeaderboard, kSuggest };
+  enum class Kind { kPools, kLeaderboard, kSuggest, kAgent };
   Kind kind = Kind::kPools;
   std::string pool;
-  ratings::Model model = ratings::Model::kElo;  // kLeaderboard
+  ratings::Model model = ratings::Model::kElo;  // kLeaderboard, kAgent
+  std::string agent;                            // kAgent
   size_t limit = 0;
   SuggestRequest suggest = {};  // kSuggest
 };

@@ -18,6 +18,7 @@
 #include "daemon/ratingd/mutex.h"
 #include "ratingd/v1/delta.pb.h"
 #include "ratings/model.h"
+#include "ratings/rating_history.h"
 
 namespace ratingd {
 
@@ -43,6 +44,12 @@ struct PoolView {
     std::vector<double> points;
   };
   std::shared_ptr<const Counts> counts;
+  // By ratings::Model, for the models the pool keeps a rating history of (elo, sco,
+  // glicko2 with --history-points > 0; else null): each agent's points by agent id, as
+  // committed. An agent's points are shared with the previous view while it had no new
+  // result, so a view costs a pointer per agent and a copy of the changed agents' points.
+  using AgentPoints = std::shared_ptr<const std::vector<ratings::HistoryPoint>>;
+  std::array<std::shared_ptr<const std::vector<AgentPoints>>, ratings::kModels.size()> histories;
   // ml refused for the pool's size (its `agents` exceed ml's `max_agents`): its ml
   // leaderboard stays that of the last solve before, and is not served.
   bool ml_refused = false;

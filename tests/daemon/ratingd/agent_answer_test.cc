@@ -1,0 +1,107 @@
+// GET /v1/pools/{pool}/agents/{agent} (agent_answer.h) and the history views it reads
+// (view_builder.h): an agent's entry and history as committed, shared between views while
+// the agent does not play, and the errors. Expected values by hand (Elo, K = 32: a beats b
+// from 1500 each, 1516 / 1484; then b beats a: E(b, a) = 1/(1 + 10^(32/400)) = 0.454078,
+// b gains 17.469502) and from the pool's own history.
+#include "daemon/ratingd/agent_answer.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/time/time.h"
+#include "daemon/ratingd/http_api.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/daemon/ratingd/held_pools.h"
+
+namespace ratingd::testing {
+namespace {
+
+using ::ratings::Model;
+using ::testing::HasSubstr;
+
+LivePoolConfig WithHistory() {
+  LivePoolConfig config = Models(/*ml=*/true);
+  config.history_points = 8;
+  config.bootstrap_replicas = 0;  // no interval: the points' ci fields are left out
+  return config;
+}
+
+Query AgentQuery(const std::string& pool, const std::string& agent, Model model) {
+  absl::StatusOr<Query> q = ParseAgentRequest("/v1/pools/" + pool + "/agents/" + agent,
+                                              std::string(ratings::ModelName(model)));
+  EXPECT_TRUE(q.ok()) << q.status();
+  return *q;
+}
+
+TEST(AgentAnswerTest, EntryAndHistoryAsCommitted) {
+  Pools p;
+  LivePool& chess = p.Hold(0, "chess", WithHistory());
+  p.Play(chess, "a", "b");
+  p.Commit("chess", absl::FromUnixSeconds(1'700'000'000));
+  p.Play(chess, "b", "a");
+  p.Commit("chess", absl::FromUnixSeconds(1'700'000'001));
+  const QueryReply reply =
+      AgentAnswer(*p.store.Get(), AgentQuery("chess", "b", Model::kElo), Config());
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_THAT(reply.body, HasSubstr(R"("agent":{"agent":"b","games":2,"provisional":true,)"
+                                    R"("rank":1,"rating":1501.4695015289)"));
+  EXPECT_THAT(reply.body, HasSubstr(R"("history":[{"rating":1484,"sequence":1},)"
+                                    R"({"rating":1501.4695015289)"));
+  EXPECT_THAT(reply.body, HasSubstr(R"("committed_at":"2023-11-14T22:13:21Z")"));
+  EXPECT_THAT(reply.body, HasSubstr(R"("model":"elo","owner":true,"pool":"chess","sequence":2})"));
+
+  // ml keeps no history: the entry alone (before its first solve, no entry at all).
+  const QueryReply ml = AgentAnswer(*p.store.Get(), AgentQuery("chess", "b", Model::kMl), Config());
+  EXPECT_EQ(ml.status, 404);
+  EXPECT_THAT(ml.body, HasSubstr("agent 'b' is not in the ml leaderboard of pool 'chess'"));
+}
+
+TEST(AgentAnswerTest, AnAgentThatDidNotPlayKeepsItsPointsShared) {
+  Pools p;
+  LivePool& chess = p.Hold(0, "chess", WithHistory());
+  p.Play(chess, "a", "b");
+  p.Commit("chess", absl::FromUnixSeconds(1));
+  const auto first = p.store.Get()->pools.at("chess")->histories[0];
+  p.Play(chess, "c", "a");  // b does not play
+  p.Commit("chess", absl::FromUnixSeconds(2));
+  const auto second = p.store.Get()->pools.at("chess")->histories[0];
+  ASSERT_NE(first, nullptr);
+  ASSERT_EQ(second->size(), 3u);
+  EXPECT_EQ((*second)[1], (*first)[1]);  // b: the same points, not copied
+  EXPECT_NE((*second)[0], (*first)[0]);  // a played
+  EXPECT_EQ((*second)[0]->size(), 2u);
+  EXPECT_EQ((*first)[0]->size(), 1u);  // the earlier view is unchanged
+}
+
+TEST(AgentAnswerTest, UnknownPoolModelOffAndUnknownAgent) {
+  Pools p;
+  LivePool& chess = p.Hold(0, "chess", WithHistory());
+  p.Play(chess, "a", "b");
+  p.Commit("chess", absl::FromUnixSeconds(1));
+  EXPECT_EQ(AgentAnswer(*p.store.Get(), AgentQuery("go", "a", Model::kElo), Config()).status, 404);
+  const QueryReply off =
+      AgentAnswer(*p.store.Get(), AgentQuery("chess", "a", Model::kGlicko2), Config());
+  EXPECT_EQ(off.status, 404);
+  EXPECT_THAT(off.body, HasSubstr("model 'glicko2' has no leaderboard"));
+  const QueryReply nobody =
+      AgentAnswer(*p.store.Get(), AgentQuery("chess", "z", Model::kElo), Config());
+  EXPECT_EQ(nobody.status, 404);
+  EXPECT_THAT(nobody.body, HasSubstr("agent 'z' is not in the elo leaderboard of pool 'chess'"));
+}
+
+TEST(AgentAnswerTest, ParseAgentRequest) {
+  absl::StatusOr<Query> q = ParseAgentRequest("/v1/pools/chess/agents/gpt-4o", "sco");
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->kind, Query::Kind::kAgent);
+  EXPECT_EQ(q->pool, "chess");
+  EXPECT_EQ(q->agent, "gpt-4o");
+  EXPECT_EQ(q->model, Model::kSco);
+  EXPECT_TRUE(absl::IsNotFound(ParseAgentRequest("/v1/pools/chess/agents/", "elo").status()));
+  EXPECT_TRUE(absl::IsNotFound(ParseAgentRequest("/v1/pools//agents/a", "elo").status()));
+  EXPECT_THAT(std::string(ParseAgentRequest("/v1/pools/chess/agents/a", "").status().message()),
+              HasSubstr("model must be elo, sco, ml or glicko2"));
+}
+
+}  // namespace
+}  // namespace ratingd::testing
