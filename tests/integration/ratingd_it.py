@@ -12,6 +12,7 @@ Python standard library only.
 
 import argparse
 import base64
+import csv
 import json
 import os
 import random
@@ -250,8 +251,12 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
             seen = path if model != "ml" else pool_prefix(path, pool, live["results"])
             # glicko2's intervals are its deviation's: no replicas.
             replicas = [] if model == "glicko2" else ["--bootstrap-replicas=16"]
+            history = [] if model == "ml" else ["--history=%s.%s.%s.csv" % (path, pool, model)]
             offline = json.loads(ratingctl("rate", "--method=" + model, "--input=" + seen,
-                                           "--pool=" + pool, *replicas).stdout)
+                                           "--pool=" + pool, *replicas, *history).stdout)
+            if history:
+                compare_histories(d, pool, model, history[0].split("=", 1)[1],
+                                  [e["agent"] for e in offline["ranking"][:3]])
             if model != "ml":
                 check(all("ci_low" in e for e in live["ranking"]),
                       "%s/%s: no intervals in the live leaderboard" % (pool, model))
@@ -267,6 +272,32 @@ def compare_with_rate(d, path, pools, models=("elo", "sco", "ml")):
                 for field in ("lottery", "exploitability", "iterations", "converged"):
                     check(live["extra"][field] == offline["extra"][field],
                           "%s/ml: %s differs" % (pool, field))
+
+
+def compare_histories(d, pool, model, csv_path, agents):
+    """The agents' histories over HTTP are the points `ratingctl rate --history` writes for
+    the same results (ratingd's default --history-points 128): after a restart or a
+    rollback too, restored from the snapshot and the replay."""
+    expected = {}
+    with open(csv_path) as f:
+        next(f)  # the header
+        for row in csv.reader(f):
+            expected.setdefault(row[0], []).append(row[1:])
+    for agent in agents:
+        live = d.get("/v1/pools/%s/agents/%s?model=%s" % (pool, agent, model))
+        got = [[str(p["sequence"]), p.get("time", ""), p["rating"], p.get("ci_low"),
+                p.get("ci_high")] for p in live["history"]]
+        want = [[r[0], r[1], float(r[2]), float(r[3]) if r[3] else None,
+                 float(r[4]) if r[4] else None] for r in expected[agent]]
+        # A file without event times was produced with the time of sending (produce's
+        # default): ratingd's points carry those, ratingctl's none.
+        for g, w in zip(got, want):
+            if w[1] == "":
+                g[1] = ""
+        check(got == want, "%s/%s/%s: history differs:\n daemon  %s\n ratingctl %s" %
+              (pool, model, agent, json.dumps(got)[:300], json.dumps(want)[:300]))
+        check(live["agent"]["agent"] == agent and live["owner"], "%s/%s/%s: %s" %
+              (pool, model, agent, json.dumps(live)[:300]))
 
 
 def check_deltas(d, counts, ml_every, models=("elo", "sco", "ml")):
