@@ -128,6 +128,23 @@ def main():
                      "the table after new results")
             page.screenshot(path=os.path.join(it.ARGS.out, "page.png"), full_page=True)
 
+            # Selecting an agent draws its history, the line and its interval band, with the
+            # points the API gives.
+            top = table_agents(page)[0]
+            history = d.get("/v1/pools/arena/agents/%s?model=elo" %
+                            urllib.parse.quote(top, safe=""))["history"]
+            page.click("#board tbody td.agent >> nth=0")
+            wait_for(lambda: page.get_attribute("#history-chart", "data-points") ==
+                     str(len(history)), "the history chart of %r (%d points)" %
+                     (top, len(history)))
+            check(page.locator("#history-chart polyline.line").count() == 1 and
+                  page.locator("#history-chart polygon.band").count() == 1,
+                  "the chart has no line or no band")
+            check(page.text_content("#history-title") == "%s: elo rating history" % top,
+                  page.text_content("#history-title"))
+            check(len(history) >= 2 and history[-1]["sequence"] <= 400, "history %s" % history[-1:])
+            page.screenshot(path=os.path.join(it.ARGS.out, "page-history.png"), full_page=True)
+
             # The ml tab: lottery and exploitability.
             page.click("#models button[data-model=ml]")
             wait_for(lambda: "model=ml" in page.url and page.locator(

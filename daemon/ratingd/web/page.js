@@ -14,6 +14,7 @@ const state = {
   others: {}, othersAt: 0, othersTimer: null,
   sortKey: 'rank', sortDir: 1, filter: '', page: 0,
   source: null, pools: null, downSince: null, lastDataAt: null,
+  historyAgent: null,  // whose history the chart shows
 };
 
 const $ = (id) => document.getElementById(id);
@@ -90,6 +91,8 @@ function follow(path, name, onEvent) {
 
 function watchBoard() {
   if (state.source) state.source.close();
+  state.historyAgent = null;
+  $('history').hidden = true;
   state.rows = [];
   state.board = null;
   state.others = {};
@@ -211,6 +214,8 @@ function row(r, lo, hi) {
   tr.appendChild(el('td', r.rank, 'num'));
   tr.appendChild(el('td', r.rank_low !== undefined ? `${r.rank_low}\u2013${r.rank_high}` : ''));
   const agent = el('td', r.agent, 'agent');
+  agent.title = 'show its rating history';
+  agent.addEventListener('click', () => showHistory(r.agent));
   if (r.provisional) agent.appendChild(el('span', 'provisional', 'badge'));
   tr.appendChild(agent);
   tr.appendChild(el('td', fmt(r.rating, state.model === 'ml' ? 4 : 1), 'num'));
@@ -349,6 +354,66 @@ function renderDisagreement() {
   }
   $('disagreement').textContent = parts.length
     ? 'rank disagreement (Kendall distance) with ' + parts.join(', ') : '';
+}
+
+// --- one agent's rating history (docs/MODELS.md §11) ---------------------------------
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attributes) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, String(v));
+  return e;
+}
+
+async function showHistory(agent) {
+  const pool = state.pool;
+  const model = state.model;
+  state.historyAgent = agent;
+  $('history').hidden = false;
+  $('history-title').textContent = `${agent}: ${model} rating history`;
+  let points;
+  let error = '';
+  try {
+    const r = await fetch(poolPath(pool, 'agents/' + encodeURIComponent(agent)) +
+                          '?model=' + model);
+    const doc = await r.json();
+    if (r.ok) points = doc.history; else error = doc.error;
+  } catch (e) {
+    error = 'the history could not be read';
+  }
+  if (pool !== state.pool || model !== state.model || agent !== state.historyAgent) return;
+  drawHistory(points, error);
+}
+
+// The rating as a line over the pool's result count, its interval as a band around it.
+function drawHistory(points, error) {
+  const chart = $('history-chart');
+  chart.replaceChildren();
+  chart.dataset.points = String(points ? points.length : 0);
+  if (!points || points.length === 0) {
+    $('history-note').textContent = error || 'this instance keeps no history of this model';
+    return;
+  }
+  const [W, H, P] = [640, 200, 8];
+  const low = points.map((p) => p.ci_low ?? p.rating);
+  const high = points.map((p) => p.ci_high ?? p.rating);
+  const first = points[0].sequence;
+  const last = points[points.length - 1].sequence;
+  let lo = Math.min(...low);
+  let hi = Math.max(...high);
+  if (!(hi > lo)) { lo -= 1; hi += 1; }
+  const x = (s) => P + (last > first ? (s - first) / (last - first) : 0.5) * (W - 2 * P);
+  const y = (v) => H - P - ((v - lo) / (hi - lo)) * (H - 2 * P);
+  const upper = points.map((p, i) => `${x(p.sequence)},${y(high[i])}`);
+  const lower = points.map((p, i) => `${x(p.sequence)},${y(low[i])}`).reverse();
+  chart.appendChild(svg('polygon', { points: upper.concat(lower).join(' '), class: 'band' }));
+  chart.appendChild(svg('polyline', {
+    points: points.map((p) => `${x(p.sequence)},${y(p.rating)}`).join(' '), class: 'line',
+  }));
+  const newest = points[points.length - 1];
+  $('history-note').textContent = `${points.length} points, results ${first} to ${last}; ` +
+    `rating ${fmt(newest.rating, 1)}, axis ${fmt(lo, 0)} to ${fmt(hi, 0)}`;
 }
 
 // --- controls -------------------------------------------------------------------------
