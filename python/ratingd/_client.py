@@ -1,5 +1,5 @@
 """Client: a running ratingd's HTTP API (docs/CONTRACTS.md §3.2-3.3) from the standard
-library: pools, leaderboards, suggestions and the event streams."""
+library: pools, leaderboards, agents' histories, suggestions and the event streams."""
 import json
 import time
 import urllib.error
@@ -27,6 +27,14 @@ class Client:
         """The pool's leaderboard of `model` (elo, sco, ml), with its `sequence` and
         `committed_at` in to_dict()."""
         return Leaderboard(self._get(self._board_path(pool, "leaderboard", model, limit)))
+
+    def agent(self, pool, agent, model="elo"):
+        """One agent's entry in the pool's leaderboard of `model` and, from the instance
+        that owns the pool, its rating history: {agent, history: [{sequence, time, rating,
+        ci_low, ci_high}], sequence, committed_at, owner, ...} (docs/CONTRACTS.md §3.2)."""
+        return self._get("/v1/pools/%s/agents/%s?%s" % (
+            urllib.parse.quote(pool, safe=""), urllib.parse.quote(agent, safe=""),
+            urllib.parse.urlencode({"model": model})))
 
     def suggest(self, pool, strategy="ucb", n=None, exploration=None, seed=None):
         """The next matches to play in `pool`, as ratingd suggests them (a dict)."""

@@ -43,6 +43,11 @@ class Handler(BaseHTTPRequestHandler):
                                             "results": 3, "owner": True, "models": ["elo"]}]})
         elif url.path == "/v1/pools/chess/leaderboard":
             self.send_json(200, board(3))
+        elif url.path == "/v1/pools/chess/agents/a%2Fb%20c":
+            self.send_json(200, {"pool": "chess", "model": query["model"],
+                                 "agent": {"agent": "a/b c", "rank": 1, "rating": 1516.0},
+                                 "history": [{"sequence": 1, "rating": 1516.0}],
+                                 "sequence": 3, "owner": True})
         elif url.path == "/v1/pools/chess/suggest":
             self.send_json(200, {"pool": "chess", "strategy": query["strategy"],
                                  "suggestions": []})
@@ -84,6 +89,10 @@ def test_pools_leaderboards_and_suggestions(server):
     assert Handler.seen[2][1] == {"strategy": "ml", "n": "4", "seed": "7"}
     with pytest.raises(ValueError, match=r"ratingd answered 404: pool '.*go.*' is not held"):
         client.leaderboard("go")
+    # An agent's name is one path segment however it is spelled.
+    got = client.agent("chess", "a/b c", model="glicko2")
+    assert got["history"] == [{"sequence": 1, "rating": 1516.0}]
+    assert Handler.seen[-1][:2] == ("/v1/pools/chess/agents/a%2Fb%20c", {"model": "glicko2"})
 
 
 def test_events_resume_after_a_drop_with_last_event_id(server):
