@@ -29,12 +29,31 @@ void AddRanking(const std::vector<ratings::RankedAgent>& ranked, const ratings::
   }
 }
 
-void AddGlicko2Uncertainty(const ratings::Glicko2& model, const std::vector<ratings::AgentId>& ids,
+// RankIntervals over the pool's active agents only (all of them without an activity
+// clock); an inactive agent's is {0, 0}.
+std::vector<ratings::RankInterval> ActiveRankIntervals(
+    const ratings::Pool& pool, const std::vector<ratings::RatingInterval>& intervals) {
+  if (pool.activity() == nullptr) return ratings::RankIntervals(intervals);
+  std::vector<ratings::RatingInterval> active;
+  std::vector<ratings::AgentId> ids;
+  for (ratings::AgentId a = 0; a < intervals.size(); ++a) {
+    if (pool.Inactive(a)) continue;
+    active.push_back(intervals[a]);
+    ids.push_back(a);
+  }
+  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(active);
+  std::vector<ratings::RankInterval> out(intervals.size());
+  for (size_t i = 0; i < ids.size(); ++i) out[ids[i]] = ranks[i];
+  return out;
+}
+
+void AddGlicko2Uncertainty(const ratings::Pool& pool, const std::vector<ratings::AgentId>& ids,
                            double provisional_rd,
                            google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
+  const ratings::Glicko2& model = *pool.glicko2();
   std::vector<ratings::RatingInterval> intervals(model.size());
   for (ratings::AgentId a = 0; a < model.size(); ++a) intervals[a] = model.Interval(a);
-  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
+  const std::vector<ratings::RankInterval> ranks = ActiveRankIntervals(pool, intervals);
   for (int i = 0; i < ranking.size(); ++i) {
     const ratings::AgentId a = ids[static_cast<size_t>(i)];
     v1::RankedAgent& entry = ranking[i];
@@ -45,8 +64,10 @@ void AddGlicko2Uncertainty(const ratings::Glicko2& model, const std::vector<rati
     }
     entry.set_ci_low(intervals[a].low);
     entry.set_ci_high(intervals[a].high);
-    entry.set_rank_low(ranks[a].best);
-    entry.set_rank_high(ranks[a].worst);
+    if (!pool.Inactive(a)) {
+      entry.set_rank_low(ranks[a].best);
+      entry.set_rank_high(ranks[a].worst);
+    }
     if (entry.rd() > provisional_rd) entry.set_provisional(true);
   }
 }
@@ -128,7 +149,7 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
     r.set_provisional(results[id] < provisional.games);
   }
   if (model == ratings::Model::kGlicko2 && pool.glicko2()) {
-    AddGlicko2Uncertainty(*pool.glicko2(), ids, provisional.rd, ranking);
+    AddGlicko2Uncertainty(pool, ids, provisional.rd, ranking);
     return;
   }
   if (bootstrap == nullptr) return;
@@ -140,14 +161,37 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
   } else {
     return;
   }
-  const std::vector<ratings::RankInterval> ranks = ratings::RankIntervals(intervals);
+  const std::vector<ratings::RankInterval> ranks = ActiveRankIntervals(pool, intervals);
   for (int i = 0; i < ranking.size(); ++i) {
     const ratings::AgentId a = ids[static_cast<size_t>(i)];
     ranking[i].set_ci_low(intervals[a].low);
     ranking[i].set_ci_high(intervals[a].high);
+    if (pool.Inactive(a)) continue;
     ranking[i].set_rank_low(ranks[a].best);
     ranking[i].set_rank_high(ranks[a].worst);
   }
+}
+
+void ApplyInactivity(const ratings::Pool& pool, bool include_inactive,
+                     google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
+  if (pool.activity() == nullptr) return;
+  google::protobuf::RepeatedPtrField<v1::RankedAgent> active, inactive;
+  for (v1::RankedAgent& entry : ranking) {
+    const ratings::AgentId* id = pool.index().Find(entry.agent());
+    if (id != nullptr && pool.Inactive(*id)) {
+      if (!include_inactive) continue;
+      entry.clear_rank();
+      entry.clear_rank_low();
+      entry.clear_rank_high();
+      entry.set_inactive(true);
+      inactive.Add(std::move(entry));
+    } else {
+      entry.set_rank(static_cast<uint32_t>(active.size() + 1));
+      active.Add(std::move(entry));
+    }
+  }
+  for (v1::RankedAgent& entry : inactive) active.Add(std::move(entry));
+  ranking.Swap(&active);
 }
 
 }  // namespace ratingd

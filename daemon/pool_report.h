@@ -46,6 +46,14 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
                     const ratings::OnlineBootstrap* bootstrap, const ProvisionalRule& provisional,
                     google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking);
 
+// --inactive-after (docs/MODELS.md §12) on a ranking of `pool`'s agents in rank order (after
+// AddUncertainty, whose rank intervals already leave inactive agents out): the active
+// entries keep their order and are ranked 1, 2, ...; the inactive ones are dropped, or, with
+// include_inactive, moved after them with `inactive` set and no rank nor rank interval.
+// Nothing changes for a pool without an activity clock.
+void ApplyInactivity(const ratings::Pool& pool, bool include_inactive,
+                     google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking);
+
 // extra.latest_event_time of a glicko2 report: the model's latest event time (RFC 3339), if
 // any result had one.
 void AddLatestEventTime(const ratings::Glicko2& model, v1::RatingReport& report);

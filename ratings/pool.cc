@@ -39,6 +39,13 @@ absl::StatusOr<Pool> Pool::Create(const PoolOptions& options) {
     ASSIGN_OR_RETURN(Glicko2 glicko2, Glicko2::Create(options.glicko2_options));
     pool.glicko2_.emplace(std::move(glicko2));
   }
+  if (options.inactive_after < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat("inactive_after must be a duration >= 0, got ",
+                                                   absl::FormatDuration(options.inactive_after)));
+  }
+  if (options.inactive_after != absl::InfiniteDuration()) {
+    pool.activity_.emplace(options.inactive_after);
+  }
   return pool;
 }
 
@@ -119,6 +126,10 @@ absl::Status Pool::ApplyInterned(std::optional<absl::Time> time) {
     glicko2_->Resize(n);
     glicko2_->Update(indexed, time);
   }
+  if (activity_) {
+    activity_->Resize(n);
+    activity_->Record(ids_, time);
+  }
   ++results_;
   return absl::OkStatus();
 }
@@ -134,6 +145,7 @@ PoolState Pool::ExportState() const {
   if (sco_) state.sco.assign(sco_->ratings().begin(), sco_->ratings().end());
   if (ml_) state.ml = ml_->ExportState();
   if (glicko2_) state.glicko2 = glicko2_->state();
+  if (activity_) state.activity = activity_->state();
   state.games = games_.games();
   state.points = games_.points();
   state.result_counts = games_.results();
@@ -182,6 +194,17 @@ absl::StatusOr<Pool> Pool::FromState(const PoolOptions& options, const PoolState
           absl::StrCat("glicko2: ", state.glicko2->mu.size(), " ratings for ", n, " agents"));
     }
     RETURN_IF_ERROR(pool.glicko2_->Restore(*state.glicko2));
+  }
+  if (pool.activity_) {
+    // A state kept without an activity clock (inactive_after turned on since): every agent
+    // starts with no time, so none is inactive until it plays again.
+    ActivityState activity = state.activity.value_or(ActivityState{});
+    if (activity.last.empty()) activity.last.assign(n, absl::InfinitePast());
+    if (activity.last.size() != n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("activity: ", activity.last.size(), " last times for ", n, " agents"));
+    }
+    RETURN_IF_ERROR(pool.activity_->Restore(std::move(activity)));
   }
   if (state.games.empty() && state.points.empty()) {
     pool.games_.Resize(n);  // a state from before the pool kept game counts

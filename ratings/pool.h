@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "ratings/activity.h"
 #include "ratings/agent_index.h"
 #include "ratings/elo.h"
 #include "ratings/game_counts.h"
@@ -31,6 +32,10 @@ struct PoolOptions {
   ScoOptions sco_options = {};
   MaximalLotteryOptions ml_options = {};
   Glicko2Options glicko2_options = {};
+  // --inactive-after (docs/MODELS.md §12): agents whose last timed result is more than this
+  // before the pool's latest event time are inactive. Infinite: off (the pool then keeps
+  // no activity clock).
+  absl::Duration inactive_after = absl::InfiniteDuration();
   ResultLimits limits = {};
 };
 
@@ -46,6 +51,7 @@ struct PoolState {
   std::vector<double> sco = {};
   std::optional<MaximalLotteryState> ml = {};
   std::optional<Glicko2State> glicko2 = {};
+  std::optional<ActivityState> activity = {};  // with inactive_after set
   // GameCounts by agent id (always kept). Empty in a state exported before the pool kept
   // them: FromState then starts every agent at no games.
   std::vector<double> games = {};
@@ -97,6 +103,10 @@ class Pool {
   const Sco* sco() const { return sco_ ? &*sco_ : nullptr; }
   const MaximalLottery* ml() const { return ml_ ? &*ml_ : nullptr; }
   const Glicko2* glicko2() const { return glicko2_ ? &*glicko2_ : nullptr; }
+  // Null unless options().inactive_after is set.
+  const Activity* activity() const { return activity_ ? &*activity_ : nullptr; }
+  // Whether agent a is inactive (always false without an activity clock).
+  bool Inactive(AgentId a) const { return activity_ && activity_->Inactive(a); }
   MaximalLottery* mutable_ml() { return ml_ ? &*ml_ : nullptr; }
   // Every agent's games and points, whichever models are on (docs/ACTIVE.md §6).
   const GameCounts& games() const { return games_; }
@@ -114,6 +124,7 @@ class Pool {
   std::optional<Sco> sco_;
   std::optional<MaximalLottery> ml_;
   std::optional<Glicko2> glicko2_;
+  std::optional<Activity> activity_;
   GameCounts games_;
   uint64_t results_ = 0;
   // Scratch for Apply(), kept to avoid an allocation per result.

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/methods/history_csv.h"
@@ -14,6 +15,19 @@
 
 namespace ratingd {
 namespace {
+
+// ml's extra.lottery keeps the listed agents only (those --inactive-after left in).
+void PruneLottery(v1::RatingReport& report) {
+  auto& fields = *report.mutable_extra()->mutable_fields();
+  const auto lottery = fields.find("lottery");
+  if (lottery == fields.end()) return;
+  absl::flat_hash_set<std::string> listed;
+  for (const v1::RankedAgent& r : report.ranking()) listed.insert(r.agent());
+  auto& probabilities = *lottery->second.mutable_struct_value()->mutable_fields();
+  for (auto it = probabilities.begin(); it != probabilities.end();) {
+    it = listed.contains(it->first) ? std::next(it) : probabilities.erase(it);
+  }
+}
 
 class OnlineRun : public MethodRun {
  public:
@@ -33,7 +47,9 @@ class OnlineRun : public MethodRun {
   absl::StatusOr<v1::RatingReport> RateRecords(const RateConfig& config,
                                                absl::Span<const ratings::io::ResultRecord> records,
                                                int64_t skipped_votes) const override {
-    ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options_));
+    ratings::PoolOptions options = options_;
+    options.inactive_after = config.inactive_after;
+    ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(options));
     // ratingd's replicas of this pool: seeded by its name (records hold one pool here).
     std::optional<ratings::OnlineBootstrap> bootstrap;
     if (config.bootstrap_replicas > 0 && (options_.elo || options_.sco)) {
@@ -70,6 +86,8 @@ class OnlineRun : public MethodRun {
                      {.games = config.provisional_games, .rd = config.provisional_rd},
                      *report.mutable_ranking());
     }
+    ApplyInactivity(pool, config.include_inactive, *report.mutable_ranking());
+    if (pool.activity() != nullptr) PruneLottery(report);
     (*report.mutable_extra()->mutable_fields())["skipped_votes"] =
         NumberValue(static_cast<double>(skipped_votes));
     return report;

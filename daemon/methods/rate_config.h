@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "ratings/io/read_results.h"
 #include "ratings/progress.h"
 
@@ -31,6 +32,11 @@ struct RateConfig {
   // history_points points per agent (docs/MODELS.md §11), to this CSV file; "" = none.
   std::string history = {};
   size_t history_points = 128;
+  // Online models: leave out agents whose last timed result is more than this before the
+  // input's latest event time (docs/MODELS.md §12); infinite = off. With include_inactive
+  // they are listed after the ranked agents, marked `inactive`.
+  absl::Duration inactive_after = absl::InfiniteDuration();
+  bool include_inactive = false;
   ratings::ProgressFn progress = {};  // batch methods report progress here
 };
 

@@ -35,12 +35,27 @@ absl::Status CheckHistory(const RateConfig& config, const MethodInfo& method) {
                    config.method, "'"));
 }
 
+absl::Status CheckInactivity(const RateConfig& config, const MethodInfo& method) {
+  if (config.inactive_after == absl::InfiniteDuration()) return absl::OkStatus();
+  if (method.family != MethodFamily::kOnline) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--inactive-after: only the online models elo, sco, ml and glicko2 take it, not '",
+        config.method, "'"));
+  }
+  if (config.inactive_after < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat("--inactive-after must be a duration >= 0, got ",
+                                                   absl::FormatDuration(config.inactive_after)));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<v1::RatingReport> RunRate(const RateConfig& config) {
   ASSIGN_OR_RETURN(const MethodInfo* method, FindMethod(config.method));
   RETURN_IF_ERROR(CheckReplicas(config, *method));
   RETURN_IF_ERROR(CheckHistory(config, *method));
+  RETURN_IF_ERROR(CheckInactivity(config, *method));
   // Bad parameters are reported before the input is read.
   ASSIGN_OR_RETURN(const std::unique_ptr<MethodRun> run, PrepareMethod(config));
   // The methods that rate a vote set read a PrefLib file or a score table straight into one.

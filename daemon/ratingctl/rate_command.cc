@@ -10,6 +10,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "daemon/deterministic_json.h"
 #include "daemon/methods/method_registry.h"
 #include "daemon/methods/report_text.h"
@@ -28,6 +29,12 @@ ABSL_FLAG(double, provisional_rd, 110,
 ABSL_FLAG(std::string, history, "",
           "rate, online elo, sco and glicko2: write every agent's rating history to this CSV "
           "file (agent,sequence,time,rating,ci_low,ci_high)");
+ABSL_FLAG(absl::Duration, inactive_after, absl::InfiniteDuration(),
+          "rate, online models: leave out agents whose last timed result is more than this "
+          "before the file's latest event time (e.g. 720h; default: none left out)");
+ABSL_FLAG(bool, include_inactive, false,
+          "rate --inactive-after: list the inactive agents after the ranked ones, marked "
+          "\"inactive\": true");
 ABSL_FLAG(uint64_t, history_points, 128,
           "rate --history: points kept per agent, older ones thinned (at least 4)");
 
@@ -45,6 +52,8 @@ int RateCommand(std::vector<std::string> params) {
   config.provisional_rd = absl::GetFlag(FLAGS_provisional_rd);
   config.history = absl::GetFlag(FLAGS_history);
   config.history_points = absl::GetFlag(FLAGS_history_points);
+  config.inactive_after = absl::GetFlag(FLAGS_inactive_after);
+  config.include_inactive = absl::GetFlag(FLAGS_include_inactive);
   if (config.method.empty()) return Fail("rate: --method is required (see --help)");
   if (isatty(STDERR_FILENO)) config.progress = TerminalProgress(config.method);
   if (config.input.empty()) return Fail("rate: --input FILE is required");

@@ -102,6 +102,16 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
   return q;
 }
 
+absl::Status ParseIncludeInactive(const std::string& value, Query& query) {
+  if (value.empty() || value == "false") return absl::OkStatus();
+  if (value != "true") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("include_inactive must be true or false (got '", value, "')"));
+  }
+  query.include_inactive = true;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Query> ParseAgentRequest(const std::string& path, const std::string& model) {
   const size_t at = path.find(kAgentsInfix, std::strlen(kPoolsPrefix));
   if (!absl::StartsWith(path, kPoolsPrefix) || at == std::string::npos ||
@@ -230,10 +240,14 @@ class HttpApi::Handler : public CivetHandler {
                                       sources_.metrics));
       }
     } else {
-      std::string model, limit;
+      std::string model, limit, include;
       CivetServer::getParam(conn, "model", model);
       CivetServer::getParam(conn, "limit", limit);
+      CivetServer::getParam(conn, "include_inactive", include);
       absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit);
+      if (query.ok()) {
+        if (absl::Status s = ParseIncludeInactive(include, *query); !s.ok()) query = s;
+      }
       if (!query.ok()) {
         const int status = absl::IsNotFound(query.status()) ? 404 : 400;
         ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));

@@ -72,6 +72,10 @@ absl::StatusOr<Query> ParseLeaderboardRequest(const std::string& path, const std
 // given; empty = default: n 10, exploration 0.1, seed 0). n above
 // ratings::active::kMaxSuggestions is clamped to it. NotFound for another path;
 // InvalidArgument naming the parameter otherwise. Exposed for tests.
+// ?include_inactive=true|false (empty: false) into query->include_inactive;
+// InvalidArgument for anything else.
+absl::Status ParseIncludeInactive(const std::string& value, Query& query);
+
 // GET /v1/pools/{pool}/agents/{agent}?model=M: NotFound for a path of another shape,
 // InvalidArgument for an unknown model.
 absl::StatusOr<Query> ParseAgentRequest(const std::string& path, const std::string& model);

@@ -18,7 +18,8 @@ struct Query {
   ratings::Model model = ratings::Model::kElo;  // kLeaderboard, kAgent
   std::string agent;                            // kAgent
   size_t limit = 0;
-  SuggestRequest suggest = {};  // kSuggest
+  bool include_inactive = false;  // kLeaderboard: ?include_inactive=true
+  SuggestRequest suggest = {};    // kSuggest
 };
 
 struct QueryReply {

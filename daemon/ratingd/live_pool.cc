@@ -359,7 +359,8 @@ v1::RatingReport LivePool::Report(ratings::Model model, size_t limit) const {
   // ratingd has no seed (the online models draw nothing); 0 keeps the document's shape.
   extra["seed"].set_number_value(0);
   const ratings::RankedOrder& order = Order(model);
-  const size_t n = limit == 0 ? order.size() : std::min(limit, order.size());
+  // With inactive agents to leave out, the limit applies after they are.
+  const size_t n = limit == 0 || pool_.activity() ? order.size() : std::min(limit, order.size());
   for (uint32_t rank = 1; rank <= n; ++rank) {
     v1::RankedAgent* r = report.add_ranking();
     r->set_rank(rank);
@@ -367,6 +368,11 @@ v1::RatingReport LivePool::Report(ratings::Model model, size_t limit) const {
     r->set_rating(order.Rating(order.At(rank)));
   }
   AddUncertainty(model, pool_, bootstrap(), Provisional(), *report.mutable_ranking());
+  ApplyInactivity(pool_, /*include_inactive=*/false, *report.mutable_ranking());
+  if (limit != 0 && static_cast<size_t>(report.ranking_size()) > limit) {
+    report.mutable_ranking()->DeleteSubrange(static_cast<int>(limit),
+                                             report.ranking_size() - static_cast<int>(limit));
+  }
   if (model == ratings::Model::kGlicko2) AddLatestEventTime(*pool_.glicko2(), report);
   return report;
 }
@@ -396,6 +402,7 @@ v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
       r->set_provisional(ml_last_games_[a] < config_.provisional_games);
       (*board.mutable_lottery())[r->agent()] = ml_last_lottery_[a];
     }
+    ApplyInactivity(pool_, /*include_inactive=*/true, *board.mutable_ranking());
     board.set_agents(static_cast<uint32_t>(ml_last_rank_.size()));
     board.set_results(ml_scheduled_results_);
     board.set_exploitability(ml_exploitability_);
@@ -411,6 +418,7 @@ v1::Leaderboard LivePool::Leaderboard(ratings::Model model) const {
     r->set_rating(order.Rating(order.At(rank)));
   }
   AddUncertainty(model, pool_, bootstrap(), Provisional(), *board.mutable_ranking());
+  ApplyInactivity(pool_, /*include_inactive=*/true, *board.mutable_ranking());
   return board;
 }
 

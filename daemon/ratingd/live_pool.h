@@ -138,10 +138,11 @@ class LivePool {
   // The full leaderboard of a model. Every entry has `games` and `provisional`; elo's and
   // sco's also `ci_low`, `ci_high`, `rank_low` and `rank_high` when the pool keeps replicas
   // (docs/MODELS.md §5.6); glicko2's those four from its deviation, and `rd`, `volatility`
-  // and `last_played` (§10). ml's is the last accepted solution's: its ranking, lottery,
-  // exploitability, iterations and convergence, and the pool's `agents`, `results` and
-  // entries' games at that solve (empty, 0 and 0 before the first): `ratingctl rate --method
-  // ml` on the results that solve saw.
+  // and `last_played` (§10). With --inactive-after, the inactive agents come after the
+  // ranked ones, marked `inactive`, without a rank (§12); Report leaves them out. ml's is the last
+  // accepted solution's: its ranking, lottery, exploitability, iterations and convergence, and the
+  // pool's `agents`, `results` and entries' games at that solve (empty, 0 and 0 before the first):
+  // `ratingctl rate --method ml` on the results that solve saw.
   v1::Leaderboard Leaderboard(ratings::Model model) const;
 
   const std::string& name() const { return name_; }

@@ -97,6 +97,9 @@ ABSL_FLAG(uint32_t, bootstrap_replicas, 16,
           "(0 = no intervals, else 2..256)");
 ABSL_FLAG(uint64_t, provisional_games, 20,
           "agents in fewer results than this are marked provisional in leaderboards");
+ABSL_FLAG(absl::Duration, inactive_after, absl::InfiniteDuration(),
+          "leave out of leaderboards and rank intervals agents whose last timed result is "
+          "more than this before their pool's latest event time (e.g. 720h; default: never)");
 ABSL_FLAG(uint64_t, history_points, 128,
           "rating-history points kept per agent and model (elo, sco, glicko2), older ones "
           "thinned; 0 = no history, else at least 4");
@@ -173,6 +176,12 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
   pool.bootstrap_replicas = absl::GetFlag(FLAGS_bootstrap_replicas);
   pool.provisional_games = absl::GetFlag(FLAGS_provisional_games);
   pool.provisional_rd = absl::GetFlag(FLAGS_provisional_rd);
+  pool.options.inactive_after = absl::GetFlag(FLAGS_inactive_after);
+  if (pool.options.inactive_after < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--inactive-after must be a duration >= 0, got ",
+                     absl::FormatDuration(pool.options.inactive_after)));
+  }
   pool.history_points = absl::GetFlag(FLAGS_history_points);
   if (pool.history_points > 0 && pool.history_points < 4) {
     return absl::InvalidArgumentError(

@@ -69,6 +69,33 @@ absl::StatusOr<ratings::Glicko2State> Glicko2FromSnapshot(const v1::Glicko2Snaps
   return state;
 }
 
+v1::ActivitySnapshot ActivityToSnapshot(const ratings::Activity& activity) {
+  const ratings::ActivityState& state = activity.state();
+  v1::ActivitySnapshot out;
+  for (const absl::Time last : state.last) {
+    AppendTime(last == absl::InfinitePast() ? std::nullopt : std::optional(last),
+               *out.mutable_last_seconds(), *out.mutable_last_nanos());
+  }
+  if (state.latest != absl::InfinitePast()) {
+    *out.mutable_latest() = ratings::io::TimestampOf(state.latest);
+  }
+  return out;
+}
+
+absl::StatusOr<ratings::ActivityState> ActivityFromSnapshot(const v1::ActivitySnapshot& a) {
+  if (a.last_seconds_size() != a.last_nanos_size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "activity: ", a.last_seconds_size(), " seconds but ", a.last_nanos_size(), " nanoseconds"));
+  }
+  ratings::ActivityState state;
+  state.last.reserve(static_cast<size_t>(a.last_seconds_size()));
+  for (int i = 0; i < a.last_seconds_size(); ++i) {
+    state.last.push_back(TimeAt(a.last_seconds(i), a.last_nanos(i)).value_or(absl::InfinitePast()));
+  }
+  if (a.has_latest()) state.latest = TimeOf(a.latest());
+  return state;
+}
+
 v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history) {
   const ratings::PoolHistoryState state = history.ExportState();
   v1::HistorySnapshot h;

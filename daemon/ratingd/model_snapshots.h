@@ -1,10 +1,11 @@
-// The snapshot messages of glicko2's state and of the rating histories (docs/ARCHITECTURE.md
-// §5): the codec LivePool's snapshot uses for them. Event times are columns of seconds and
-// nanoseconds since the Unix epoch, seconds = -2^63 standing for "no time".
+// The snapshot messages of glicko2's state, the activity clock and the rating histories
+// (docs/ARCHITECTURE.md §5): the codec LivePool's snapshot uses for them. Event times are columns
+// of seconds and nanoseconds since the Unix epoch, seconds = -2^63 standing for "no time".
 #pragma once
 
 #include "absl/status/statusor.h"
 #include "ratingd/v1/snapshot.pb.h"
+#include "ratings/activity.h"
 #include "ratings/glicko2.h"
 #include "ratings/pool_history.h"
 
@@ -14,6 +15,10 @@ v1::Glicko2Snapshot Glicko2ToSnapshot(const ratings::Glicko2& model);
 // InvalidArgument when the columns' lengths differ (the values are checked by
 // Glicko2::Restore).
 absl::StatusOr<ratings::Glicko2State> Glicko2FromSnapshot(const v1::Glicko2Snapshot& g);
+
+v1::ActivitySnapshot ActivityToSnapshot(const ratings::Activity& activity);
+// InvalidArgument when the columns' lengths differ.
+absl::StatusOr<ratings::ActivityState> ActivityFromSnapshot(const v1::ActivitySnapshot& a);
 
 // The model's name and every agent's points.
 v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history);

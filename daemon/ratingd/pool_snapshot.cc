@@ -95,6 +95,14 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
     }
     state.glicko2 = *std::move(glicko2);
   }
+  if (s.has_activity()) {
+    absl::StatusOr<ratings::ActivityState> activity = ActivityFromSnapshot(s.activity());
+    if (!activity.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pool '", s.pool(), "': ", activity.status().message()));
+    }
+    state.activity = *std::move(activity);
+  }
   // A large pool's replicas are restored on a second thread while this one builds the pool
   // (interning the names) and sorts its rankings: at a million agents each side takes a few
   // hundred milliseconds, and they only read `s` and `state`.
@@ -368,6 +376,9 @@ v1::PoolSnapshot LivePool::SnapshotHead() const {
   if (const ratings::Glicko2* glicko2 = pool_.glicko2()) {
     *s.mutable_glicko2() = Glicko2ToSnapshot(*glicko2);
     s.set_glicko2_sequence(glicko2_sequence_);
+  }
+  if (const ratings::Activity* activity = pool_.activity()) {
+    *s.mutable_activity() = ActivityToSnapshot(*activity);
   }
   SnapshotHistories(s);
   s.set_ml_scheduled_results(ml_scheduled_results_);

@@ -155,7 +155,8 @@ QueryReply SuggestAnswer(const Views& views, const Query& query, const DaemonCon
   return reply;
 }
 
-v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {
+v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit,
+                                 bool include_inactive) {
   v1::RatingReport report;
   report.set_method(board.model());
   report.set_agents(board.agents());
@@ -163,7 +164,12 @@ v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit) {
   const int n = limit == 0 ? board.ranking_size()
                            : static_cast<int>(std::min<size_t>(limit, board.ranking_size()));
   report.mutable_ranking()->Reserve(n);
-  for (int i = 0; i < n; ++i) *report.add_ranking() = board.ranking(i);
+  // The inactive agents come last (LivePool::Leaderboard): the limit counts the others.
+  for (const v1::RankedAgent& entry : board.ranking()) {
+    if (report.ranking_size() == n) break;
+    if (entry.inactive() && !include_inactive) break;
+    *report.add_ranking() = entry;
+  }
   auto& extra = *report.mutable_extra()->mutable_fields();
   *extra["params"].mutable_struct_value() = board.params();
   // ratingd has no seed (the online models draw nothing); 0 keeps the document's shape.
@@ -211,11 +217,11 @@ QueryReply LeaderboardAnswer(const Views& views, const Query& query, const Daemo
   }
   if (found.ml_refused()) return JsonErrorReply(409, MlRefused(*found.view));
   const auto render = [&] {
-    v1::RatingReport report = ReportFromBoard(*found.board, query.limit);
+    v1::RatingReport report = ReportFromBoard(*found.board, query.limit, query.include_inactive);
     report.set_owner(!found.remote);
     return JsonReply(200, report);
   };
-  if (cache == nullptr) return render();
+  if (cache == nullptr || query.include_inactive) return render();  // the cache: the default
   return cache->Answer(found.shared, query.limit, !found.remote, render);
 }
 

@@ -60,7 +60,9 @@ QueryReply SuggestAnswer(const Views& views, const Query& query, const DaemonCon
 
 // That document: the first `limit` entries of `board` (0: all) as LivePool::Report gives
 // them (ml: with the lottery of those entries, the exploitability, iterations and
-// convergence), plus its sequence and committed_at.
-v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit);
+// convergence), plus its sequence and committed_at. The board's inactive entries
+// (--inactive-after) are left out unless include_inactive.
+v1::RatingReport ReportFromBoard(const v1::Leaderboard& board, size_t limit,
+                                 bool include_inactive = false);
 
 }  // namespace ratingd
