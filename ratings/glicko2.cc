@@ -9,81 +9,6 @@
 #include "ratings/batch/rating_intervals.h"
 
 namespace ratings {
-namespace {
-
-// [G2] step 5's convergence tolerance, and a bound on its iterations that only inputs
-// the model never produces (NaN) could reach.
-constexpr double kEpsilon = 1e-6;
-constexpr int kMaxIterations = 1000;
-
-// [G2] step 5: the new volatility, by the Illinois iteration on f.
-double NewVolatility(double phi, double sigma, double v, double delta, double tau) {
-  const double a = std::log(sigma * sigma);
-  const double phi2 = phi * phi;
-  const double delta2 = delta * delta;
-  const double inverse_tau2 = 1.0 / (tau * tau);
-  // f at x, given e^x (known without an exp at A = a and at B = ln(Δ² − φ² − v)).
-  const auto f_at = [&](double x, double ex) {
-    const double d = phi2 + v + ex;
-    return ex * (delta2 - phi2 - v - ex) / (2.0 * d * d) - (x - a) * inverse_tau2;
-  };
-  const auto f = [&](double x) { return f_at(x, std::exp(x)); };
-  double big_a = a;
-  double big_b;
-  double fb;
-  if (delta2 > phi2 + v) {
-    big_b = std::log(delta2 - phi2 - v);
-    fb = f_at(big_b, delta2 - phi2 - v);
-  } else {
-    int k = 1;
-    while ((fb = f(a - k * tau)) < 0 && k < kMaxIterations) ++k;
-    big_b = a - k * tau;  // fb = f(B) already
-  }
-  double fa = f_at(big_a, sigma * sigma);
-  for (int i = 0; std::abs(big_b - big_a) > kEpsilon && i < kMaxIterations; ++i) {
-    const double c = big_a + (big_a - big_b) * fa / (fb - fa);
-    const double fc = f(c);
-    if (fc * fb <= 0) {
-      big_a = big_b;
-      fa = fb;
-    } else {
-      fa /= 2.0;
-    }
-    big_b = c;
-    fb = fc;
-  }
-  return std::exp(big_a / 2.0);
-}
-
-}  // namespace
-
-double Glicko2G(double phi) {
-  return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi));
-}
-
-Glicko2Player Glicko2Period(const Glicko2Player& player, absl::Span<const Glicko2Game> games,
-                            double tau) {
-  // Steps 3 and 4: v and the sum Δ/v, each game's terms times its weight.
-  double information = 0.0;
-  double improvement = 0.0;
-  for (const Glicko2Game& game : games) {
-    const double g = Glicko2G(game.phi);
-    const double e = 1.0 / (1.0 + std::exp(-g * (player.mu - game.mu)));
-    information += game.weight * g * g * e * (1.0 - e);
-    improvement += game.weight * g * (game.score - e);
-  }
-  // Games whose outcome was certain in floating point (E exactly 0 or 1, a gap of
-  // thousands of rating points) carry no information: v would be infinite. The player is
-  // then left as it was.
-  if (!(information > 0)) return player;
-  const double v = 1.0 / information;
-  const double delta = v * improvement;
-  // Steps 5-7.
-  const double sigma = NewVolatility(player.phi, player.sigma, v, delta, tau);
-  const double phi_star2 = player.phi * player.phi + sigma * sigma;
-  const double phi = 1.0 / std::sqrt(1.0 / phi_star2 + 1.0 / v);
-  return {.mu = player.mu + phi * phi * improvement, .phi = phi, .sigma = sigma};
-}
 
 absl::StatusOr<Glicko2> Glicko2::Create(const Glicko2Options& options) {
   const auto bad = [](absl::string_view what) {
@@ -137,7 +62,9 @@ void Glicko2::Update(const IndexedResult& result, std::optional<absl::Time> time
     const AgentId id = result.agents[i];
     before[i] = {.mu = state_.mu[id], .phi = GrownPhi(id, at), .sigma = state_.sigma[id]};
   }
-  // Each agent's period: the result's other agents, from the same pre-result state.
+  // Steps 3 and 4 for each agent: its period is the result's other agents, from the same
+  // pre-result state.
+  absl::InlinedVector<Glicko2Sums, 8> sums(k);
   absl::InlinedVector<Glicko2Game, 8> games(k - 1);
   for (size_t i = 0; i < k; ++i) {
     size_t n = 0;
@@ -149,7 +76,29 @@ void Glicko2::Update(const IndexedResult& result, std::optional<absl::Time> time
       games[n++] = {
           .mu = before[j].mu, .phi = before[j].phi, .score = score, .weight = result.weight};
     }
-    const Glicko2Player after = Glicko2Period(before[i], games, options_.tau);
+    sums[i] = Glicko2PeriodSums(before[i], games);
+  }
+  // Step 5 for every agent whose games carry information (Glicko2Period leaves the others
+  // as they were), one step of each search in turn: the searches are independent, and
+  // interleaved their divisions and exps overlap.
+  absl::InlinedVector<std::optional<Glicko2VolatilitySearch>, 8> searches(k);
+  for (size_t i = 0; i < k; ++i) {
+    if (sums[i].information > 0) searches[i].emplace(before[i], sums[i], tau_);
+  }
+  for (bool stepped = true; stepped;) {
+    stepped = false;
+    for (std::optional<Glicko2VolatilitySearch>& search : searches) {
+      if (search.has_value() && !search->done()) {
+        search->Step();
+        stepped = true;
+      }
+    }
+  }
+  // Steps 6 and 7.
+  for (size_t i = 0; i < k; ++i) {
+    const Glicko2Player after =
+        searches[i].has_value() ? Glicko2FinishPeriod(before[i], sums[i], searches[i]->volatility())
+                                : before[i];
     const AgentId id = result.agents[i];
     state_.mu[id] = after.mu;
     state_.phi[id] = after.phi;

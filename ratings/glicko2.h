@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "ratings/glicko2_period.h"
 #include "ratings/result.h"
 
 namespace ratings {
@@ -36,32 +37,6 @@ struct Glicko2Options {
   // Event time in which the deviation grows by σ: φ² += σ²·t/period. Zero: no growth.
   absl::Duration period = absl::Hours(24);
 };
-
-// One player on the Glicko-2 scale: μ = (r − 1500)/173.7178, φ = RD/173.7178, σ.
-struct Glicko2Player {
-  double mu = 0.0;
-  double phi = 0.0;
-  double sigma = 0.0;
-};
-
-// An opponent of one period: its μ and φ, the player's score against it (1, ½ or 0) and
-// the weight that multiplies this game's terms in steps 3 and 4 (and so step 7).
-struct Glicko2Game {
-  double mu = 0.0;
-  double phi = 0.0;
-  double score = 0.0;
-  double weight = 1.0;
-};
-
-// [G2] steps 3-7 for one player and one period of games (at least one, weights > 0): the
-// player's μ', φ', σ'. Step 5 by the Illinois iteration to ε = 1e-6. Games whose expected
-// scores are exactly 0 or 1 in floating point carry no information: with only those the
-// player is returned unchanged.
-Glicko2Player Glicko2Period(const Glicko2Player& player, absl::Span<const Glicko2Game> games,
-                            double tau);
-
-// g(φ) = 1/√(1 + 3φ²/π²) ([G2] step 3).
-double Glicko2G(double phi);
 
 // Everything that determines a Glicko2's future, by agent id (snapshots).
 struct Glicko2State {
@@ -111,12 +86,13 @@ class Glicko2 {
   absl::Status Restore(Glicko2State state);
 
  private:
-  explicit Glicko2(const Glicko2Options& options) : options_(options) {}
+  explicit Glicko2(const Glicko2Options& options) : options_(options), tau_(options.tau) {}
   // φ of `id` grown from its last result to `time`, capped at the initial deviation.
   double GrownPhi(AgentId id, absl::Time time) const;
 
   Glicko2Options options_;
   double period_seconds_ = 0;  // options_.period, for the growth's division
+  Glicko2Tau tau_;
   Glicko2State state_;
 };
 

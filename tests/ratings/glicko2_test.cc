@@ -162,6 +162,129 @@ TEST(Glicko2Test, ACertainOutcomeLeavesTheWinnerAsItWas) {
   }
 }
 
+// [G2] step 5's f, as the paper writes it, with a = ln σ².
+double PaperF(double x, double a, double phi, double v, double delta, double tau) {
+  const double ex = std::exp(x);
+  return ex * (delta * delta - phi * phi - v - ex) /
+             (2 * (phi * phi + v + ex) * (phi * phi + v + ex)) -
+         (x - a) / (tau * tau);
+}
+
+// Step 5 as the paper writes it: the Illinois iteration on x, f with its two divisions, A
+// starting at ln σ² and B at ln(Δ² − φ² − v) or ln σ² − kτ, σ' = e^(A/2). Glicko2Period
+// rearranges the same iteration (docs/MODELS.md §10); here both of B's starts are reached.
+// Rounding can move the step at which |B − A| first falls under ε, so σ' agrees within the
+// iteration's tolerance (both ends within ε of the root in x = ln σ'²: 1e-6 relative in σ')
+// always, and to rounding (1e-10) in nearly every case.
+double PaperVolatility(double phi, double sigma, double v, double delta, double tau, bool* walked) {
+  const double a = std::log(sigma * sigma);
+  const auto f = [&](double x) { return PaperF(x, a, phi, v, delta, tau); };
+  double big_a = a, big_b;
+  *walked = !(delta * delta > phi * phi + v);
+  if (!*walked) {
+    big_b = std::log(delta * delta - phi * phi - v);
+  } else {
+    int k = 1;
+    while (f(a - k * tau) < 0) ++k;
+    big_b = a - k * tau;
+  }
+  double fa = f(big_a), fb = f(big_b);
+  while (std::abs(big_b - big_a) > 1e-6) {
+    const double c = big_a + (big_a - big_b) * fa / (fb - fa);
+    const double fc = f(c);
+    if (fc * fb <= 0) {
+      big_a = big_b;
+      fa = fb;
+    } else {
+      fa = fa / 2;
+    }
+    big_b = c;
+    fb = fc;
+  }
+  return std::exp(big_a / 2);
+}
+
+TEST(Glicko2Test, StepFiveIsThePapersIllinoisIteration) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> mu(-2.5, 2.5), phi(0.05, 2.0), sigma(0.02, 0.2);
+  int walked_count = 0, logged_count = 0, same_count = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Glicko2Player player = {.mu = mu(rng), .phi = phi(rng), .sigma = sigma(rng)};
+    std::vector<Glicko2Game> games;
+    for (int j = 0; j < 1 + trial % 4; ++j) {
+      games.push_back({.mu = mu(rng), .phi = phi(rng), .score = 0.5 * (rng() % 3)});
+    }
+    const double tau = trial % 2 == 0 ? 0.5 : 0.3 + 0.9 * (trial % 7) / 7.0;
+    // Steps 3 and 4 from the paper's formulas.
+    double information = 0, improvement = 0;
+    for (const Glicko2Game& game : games) {
+      const double g =
+          1 / std::sqrt(1 + 3 * game.phi * game.phi / (std::numbers::pi * std::numbers::pi));
+      const double e = 1 / (1 + std::exp(-g * (player.mu - game.mu)));
+      information += g * g * e * (1 - e);
+      improvement += g * (game.score - e);
+    }
+    const double v = 1 / information;
+    bool walked = false;
+    const double expected =
+        PaperVolatility(player.phi, player.sigma, v, v * improvement, tau, &walked);
+    (walked ? walked_count : logged_count) += 1;
+    const Glicko2Player after = Glicko2Period(player, games, tau);
+    EXPECT_NEAR(after.sigma, expected, 1e-6 * expected) << "trial " << trial;
+    if (std::abs(after.sigma - expected) <= 1e-10 * expected) ++same_count;
+    // Steps 6 and 7 from the paper's formulas, on the model's σ'.
+    const double phi_star2 = player.phi * player.phi + after.sigma * after.sigma;
+    const double phi_new = 1 / std::sqrt(1 / phi_star2 + 1 / v);
+    EXPECT_NEAR(after.phi, phi_new, 1e-12 * phi_new) << "trial " << trial;
+    EXPECT_NEAR(after.mu, player.mu + phi_new * phi_new * improvement, 1e-12) << "trial " << trial;
+  }
+  EXPECT_GT(walked_count, 100);
+  EXPECT_GT(logged_count, 100);
+  EXPECT_GE(same_count, 1980);
+}
+
+// Glicko2::Update interleaves its agents' step-5 searches; each agent's arithmetic is that of
+// Glicko2Period on its own games, bit for bit.
+TEST(Glicko2Test, InterleavedSearchesEqualOnePeriodPerAgent) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> mu(-2, 2), phi(0.05, 2.0), sigma(0.03, 0.1);
+  for (int trial = 0; trial < 200; ++trial) {
+    const size_t k = 2 + trial % 5;
+    Glicko2State state;
+    for (size_t i = 0; i < k; ++i) {
+      state.mu.push_back(mu(rng));
+      state.phi.push_back(phi(rng));
+      state.sigma.push_back(sigma(rng));
+    }
+    state.last.assign(k, absl::InfinitePast());
+    Glicko2 g = *Glicko2::Create({});
+    ASSERT_TRUE(g.Restore(state).ok());
+    std::vector<AgentId> agents(k);
+    std::vector<uint32_t> ranks(k);
+    for (size_t i = 0; i < k; ++i) {
+      agents[i] = static_cast<AgentId>(i);
+      ranks[i] = static_cast<uint32_t>(1 + rng() % k);
+    }
+    g.Update({agents, ranks, 1.0}, std::nullopt);
+    for (size_t i = 0; i < k; ++i) {
+      std::vector<Glicko2Game> games;
+      for (size_t j = 0; j < k; ++j) {
+        if (j == i) continue;
+        games.push_back({.mu = state.mu[j],
+                         .phi = state.phi[j],
+                         .score = ranks[i] < ranks[j]    ? 1.0
+                                  : ranks[i] == ranks[j] ? 0.5
+                                                         : 0.0});
+      }
+      const Glicko2Player after = Glicko2Period(
+          {.mu = state.mu[i], .phi = state.phi[i], .sigma = state.sigma[i]}, games, 0.5);
+      EXPECT_EQ(g.state().mu[i], after.mu) << "trial " << trial << " agent " << i;
+      EXPECT_EQ(g.state().phi[i], after.phi) << "trial " << trial << " agent " << i;
+      EXPECT_EQ(g.state().sigma[i], after.sigma) << "trial " << trial << " agent " << i;
+    }
+  }
+}
+
 TEST(Glicko2Test, BadOptionsAreNamed) {
   EXPECT_THAT(Glicko2::Create({.rd = -1}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rd must be")));
@@ -201,12 +324,7 @@ struct Reference {
   }
   static double Volatility(double phi, double sigma, double v, double delta, double tau) {
     const double a = std::log(sigma * sigma);
-    const auto f = [&](double x) {
-      const double ex = std::exp(x);
-      return ex * (delta * delta - phi * phi - v - ex) /
-                 (2 * (phi * phi + v + ex) * (phi * phi + v + ex)) -
-             (x - a) / (tau * tau);
-    };
+    const auto f = [&](double x) { return PaperF(x, a, phi, v, delta, tau); };
     // f decreases through its one root: bracket it, then halve.
     double lo = a - 1, hi = a + 1;
     while (f(lo) < 0) lo -= 1;
