@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
@@ -26,18 +27,48 @@
 namespace ratingd {
 namespace {
 
-// Arg: bootstrap replicas per pool (docs/MODELS.md §5.6). 0 is the state the targets of
-// rows 11-12 are about; 16 (ratingd's default) adds 2 x 16 replica ratings and a result
-// count per agent.
+// Args: bootstrap replicas per pool (docs/MODELS.md §5.6) and rating-history points per agent
+// in each of elo and sco (§11). Replicas 0 is the state the targets of rows 11-12 are about;
+// 16 (ratingd's default) adds 2 x 16 replica ratings and a result count per agent. History
+// points 0 is a pool without histories (`--history-points 0`); ratingd's default keeps up to
+// 128, and a pool of 5,000,000 two-agent results over 1,000,000 agents has 10 per agent and
+// model.
 LivePoolConfig Config(const benchmark::State& state) {
   LivePoolConfig config;
   config.options.ml = false;
   config.dedup_window = 100'000;
   config.bootstrap_replicas = static_cast<uint32_t>(state.range(0));
+  config.history_points = state.range(1) > 0 ? 128 : 0;
   return config;
 }
 
-v1::Snapshot Synthesised(int agents, uint32_t replicas) {
+// `points` history points per agent of one model: the agent's results spread over the pool's
+// 5,000,000, an event time a minute per 10 results, ratings near `centre` with an interval of
+// ± `half`.
+v1::HistorySnapshot SynthesisedHistory(std::string_view model, int agents, int points,
+                                       double centre, double half, std::mt19937_64& rng) {
+  v1::HistorySnapshot h;
+  h.set_model(std::string(model));
+  std::uniform_int_distribution<uint64_t> offset(0, 5'000'000 / points - 1);
+  std::normal_distribution<double> walk(0, half / 4);
+  for (int i = 0; i < agents; ++i) {
+    h.add_counts(static_cast<uint32_t>(points));
+    double rating = centre + walk(rng);
+    for (int j = 0; j < points; ++j) {
+      const uint64_t sequence = static_cast<uint64_t>(j) * (5'000'000 / points) + offset(rng);
+      h.add_sequence(sequence);
+      h.add_seconds(1'700'000'000 + static_cast<int64_t>(sequence / 10) * 60);
+      h.add_nanos(0);
+      rating += walk(rng);
+      h.add_rating(rating);
+      h.add_ci_low(rating - half);
+      h.add_ci_high(rating + half);
+    }
+  }
+  return h;
+}
+
+v1::Snapshot Synthesised(int agents, uint32_t replicas, int history_points) {
   v1::Snapshot s;
   s.set_format(kSnapshotFormat);
   v1::PartitionOffset* o = s.add_offsets();
@@ -76,14 +107,20 @@ v1::Snapshot Synthesised(int agents, uint32_t replicas) {
   for (int i = 0; i < 100'000; ++i) p.add_recent_game_ids(absl::StrFormat("game-%09d", i));
   p.set_elo_sequence(5'000'000);
   p.set_sco_sequence(5'000'000);
+  if (history_points > 0) {
+    *p.add_histories() = SynthesisedHistory("elo", agents, history_points, 1500, 80, rng);
+    *p.add_histories() = SynthesisedHistory("sco", agents, history_points, 50, 0.3, rng);
+  }
   return s;
 }
 
 // A partition holding the synthesised pool, with its replicas when the configuration keeps
 // them.
-PartitionState Partition(const LivePoolConfig& config) {
-  return *PartitionState::FromSnapshot(Synthesised(1'000'000, config.bootstrap_replicas), config,
-                                       ParamsFingerprint(config));
+PartitionState Partition(const benchmark::State& state) {
+  const LivePoolConfig config = Config(state);
+  return *PartitionState::FromSnapshot(
+      Synthesised(1'000'000, config.bootstrap_replicas, static_cast<int>(state.range(1))), config,
+      ParamsFingerprint(config));
 }
 
 const std::string& Path() {
@@ -94,7 +131,7 @@ const std::string& Path() {
 
 void BM_SnapshotWrite(benchmark::State& state) {
   const std::string fp = ParamsFingerprint(Config(state));
-  PartitionState partition = Partition(Config(state));
+  PartitionState partition = Partition(state);
   size_t bytes = 0;
   for (auto _ : state) {
     // ratingd's path: the consumer thread serialises (Committer, SerializeSnapshot), the
@@ -108,15 +145,17 @@ void BM_SnapshotWrite(benchmark::State& state) {
   state.counters["bytes_per_agent"] = static_cast<double>(bytes) / 1e6;
 }
 BENCHMARK(BM_SnapshotWrite)
-    ->Arg(0)
-    ->Arg(16)
+    ->ArgNames({"replicas", "history"})
+    ->Args({0, 0})
+    ->Args({16, 0})
+    ->Args({16, 10})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(3);
 
 void BM_SnapshotRestore(benchmark::State& state) {
   const std::string fp = ParamsFingerprint(Config(state));
-  WriteSnapshotFile(Path(), Partition(Config(state)).ToSnapshot(fp)).IgnoreError();
+  WriteSnapshotFile(Path(), Partition(state).ToSnapshot(fp)).IgnoreError();
   for (auto _ : state) {
     std::optional<PartitionState> partition;
     {
@@ -132,8 +171,10 @@ void BM_SnapshotRestore(benchmark::State& state) {
   std::remove(Path().c_str());
 }
 BENCHMARK(BM_SnapshotRestore)
-    ->Arg(0)
-    ->Arg(16)
+    ->ArgNames({"replicas", "history"})
+    ->Args({0, 0})
+    ->Args({16, 0})
+    ->Args({16, 10})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(3);

@@ -13,6 +13,7 @@ library only.
 import argparse
 import calendar
 import collections
+import datetime
 import json
 import os
 import random
@@ -355,11 +356,100 @@ def case_large_pool():
         d.stop()
 
 
+def write_timed(path, results, start, players, seed):
+    """`results` two- to four-agent results among `players`, one a minute of event time from
+    `start` (a datetime), appended to `path`; the agents in random order, some tied."""
+    rng = random.Random(seed)
+    with open(path, "a") as f:
+        for i in range(results):
+            who = rng.sample(players, rng.randint(2, min(4, len(players))))
+            ranks = [1]
+            for j in range(1, len(who)):
+                ranks.append(ranks[-1] if rng.random() < 0.1 else j + 1)
+            at = start + datetime.timedelta(minutes=i)
+            f.write(json.dumps({
+                "pool": "idle", "game_id": "%s-%d" % (seed, i),
+                "event_time": at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "standings": [{"agent": a, "rank": r} for a, r in zip(who, ranks)],
+            }) + "\n")
+
+
+def case_inactive():
+    """--inactive-after: agents that stopped playing more than D of event time before the
+    pool's latest result leave the leaderboards of every model and their rank intervals;
+    ?include_inactive=true lists them after the ranked ones, marked, with rank 0 and no rank
+    interval; both equal
+    `ratingctl rate --inactive-after D [--include-inactive]` on the same file, and an agent
+    that plays again is back in the ranking."""
+    models = ("elo", "sco", "glicko2")
+    d = it.Ratingd("inactive", ["--models=" + ",".join(models), "--inactive-after=12h"])
+    try:
+        path = os.path.join(d.dir, "results.jsonl")
+        everyone = ["agent-%d" % i for i in range(8)]
+        start = datetime.datetime(2024, 3, 1, tzinfo=datetime.timezone.utc)
+        write_timed(path, 300, start, everyone, seed=1)
+        # A day later only half of them play on: the others' last result is 19 h or more
+        # before the latest, so they are inactive.
+        write_timed(path, 300, start + datetime.timedelta(days=1), everyone[:4], seed=2)
+        d.start()
+        it.produce(path, d.topics["results"], event_time="file")
+        d.wait_for_results({"idle": 600})
+
+        def compare(file, ranked):
+            for model in models:
+                replicas = [] if model == "glicko2" else ["--bootstrap-replicas=16"]
+                for include in (False, True):
+                    query = "&include_inactive=true" if include else ""
+                    live = d.get("/v1/pools/idle/leaderboard?model=%s%s" % (model, query))
+                    offline = json.loads(it.ratingctl(
+                        "rate", "--method=" + model, "--input=" + file, "--pool=idle",
+                        "--inactive-after=12h", *replicas,
+                        *(["--include-inactive"] if include else [])).stdout)
+                    check(live["ranking"] == offline["ranking"],
+                          "%s include_inactive=%s: daemon and ratingctl differ:\n daemon    %s"
+                          "\n ratingctl %s" % (model, include, json.dumps(live["ranking"])[:600],
+                                               json.dumps(offline["ranking"])[:600]))
+                    listed = [e["agent"] for e in live["ranking"] if not e.get("inactive")]
+                    check(sorted(listed) == sorted(ranked), "%s: ranked %s, expected %s" %
+                          (model, listed, ranked))
+                    check([e["rank"] for e in live["ranking"][:len(ranked)]] ==
+                          list(range(1, len(ranked) + 1)) and
+                          all(e.get("rank_high", 0) <= len(ranked)
+                              for e in live["ranking"][:len(ranked)]),
+                          "%s: ranks or rank intervals reach past the active agents: %s" %
+                          (model, json.dumps(live["ranking"])[:600]))
+                    idle = live["ranking"][len(ranked):]
+                    check(len(idle) == (8 - len(ranked) if include else 0) and
+                          all(e.get("inactive") is True and e["rank"] == 0 and
+                              "rank_low" not in e and "rank_high" not in e for e in idle),
+                          "%s include_inactive=%s: the inactive entries: %s" %
+                          (model, include, json.dumps(idle)[:600]))
+
+        compare(path, everyone[:4])
+        gone = d.get("/v1/pools/idle/agents/agent-6?model=glicko2")
+        check(gone["agent"].get("inactive") is True and gone["history"],
+              "an inactive agent's own answer: %s" % json.dumps(gone)[:400])
+        # agent-5 plays again: it is back, ranked.
+        back = os.path.join(d.dir, "back.jsonl")
+        write_timed(back, 1, start + datetime.timedelta(days=1, hours=6),
+                    ["agent-5", "agent-0"], seed=3)
+        it.produce(back, d.topics["results"], event_time="file")
+        d.wait_for_results({"idle": 601})
+        with open(path, "a") as f, open(back) as b:
+            f.write(b.read())
+        compare(path, everyone[:4] + ["agent-5"])
+        print("ok: inactive agents leave and rejoin the elo, sco and glicko2 leaderboards as "
+              "ratingctl rate --inactive-after ranks them")
+    finally:
+        d.stop()
+
+
 CASES = {
     "suggest": case_suggest,
     "events": case_events,
     "any_instance": case_any_instance,
     "large_pool": case_large_pool,
+    "inactive": case_inactive,
 }
 
 
