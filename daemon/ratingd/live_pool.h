@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "daemon/pool_report.h"
 #include "daemon/ratingd/dedup_window.h"
+#include "daemon/ratingd/model_snapshots.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "ratingd/v1/delta.pb.h"
 #include "ratingd/v1/report.pb.h"
@@ -163,8 +164,8 @@ class LivePool {
   LivePool(std::string name, const LivePoolConfig& config, ratings::Pool pool);
   // ToSnapshot without the game ids: the message form, the reference for AppendSnapshot.
   v1::PoolSnapshot ToSnapshotWithoutGameIds() const;
-  // The snapshot but for the game ids and the per-agent columns (names, ratings, game
-  // counts, replica steps), which AppendSnapshot writes by hand.
+  // The snapshot but for the game ids, the per-agent columns (names, ratings, game counts,
+  // replica steps) and the histories, which AppendSnapshot writes by hand.
   v1::PoolSnapshot SnapshotHead() const;
   // The columns' wire size (the replica steps' payloads apart, as AppendColumns needs them
   // first), and the columns themselves, exactly that many bytes.
@@ -172,6 +173,7 @@ class LivePool {
     size_t total = 0;
     size_t elo_steps = 0;
     size_t sco_steps = 0;
+    std::array<HistoryWireSizes, kPerResultModels.size()> histories = {};
   };
   ColumnSizes MeasureColumns() const;
   void AppendColumns(const ColumnSizes& sizes, std::string& out) const;
@@ -197,8 +199,8 @@ class LivePool {
   void CaptureBefore(const ratings::Result& result);
   void ScheduleMl(const std::string& game_id, const google::protobuf::Timestamp& event_time,
                   int64_t record_time_ms, std::optional<MlJob>* ml_job);
-  // The histories' part of FromSnapshot and SnapshotHead: a snapshot's history of a model
-  // the pool keeps no history of is dropped.
+  // The histories' part of FromSnapshot and ToSnapshotWithoutGameIds: a snapshot's history
+  // of a model the pool keeps no history of is dropped.
   absl::Status RestoreHistories(const v1::PoolSnapshot& s);
   void SnapshotHistories(v1::PoolSnapshot& s) const;
   // Position of `model` in kPerResultModels.

@@ -1,10 +1,12 @@
 #include "daemon/ratingd/model_snapshots.h"
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/ratingd/wire_format.h"
 #include "ratings/io/game_result_proto.h"
 
 namespace ratingd {
@@ -13,16 +15,41 @@ namespace {
 // The seconds column's value for "no time".
 constexpr int64_t kNoTimeSeconds = std::numeric_limits<int64_t>::min();
 
+struct SecondsAndNanos {
+  int64_t seconds;
+  uint32_t nanos;
+};
+
+SecondsAndNanos Split(std::optional<absl::Time> time) {
+  if (!time.has_value()) return {.seconds = kNoTimeSeconds, .nanos = 0};
+  const int64_t s = absl::ToUnixSeconds(*time);  // rounded down
+  return {
+      .seconds = s,
+      .nanos = static_cast<uint32_t>(absl::ToInt64Nanoseconds(*time - absl::FromUnixSeconds(s)))};
+}
+
 void AppendTime(std::optional<absl::Time> time, google::protobuf::RepeatedField<int64_t>& seconds,
                 google::protobuf::RepeatedField<uint32_t>& nanos) {
-  if (!time.has_value()) {
-    seconds.Add(kNoTimeSeconds);
-    nanos.Add(0);
-    return;
+  const SecondsAndNanos split = Split(time);
+  seconds.Add(split.seconds);
+  nanos.Add(split.nanos);
+}
+
+// A length-delimited field of `bytes` bytes, with its key (fields below 16); nothing when
+// empty, as protobuf writes no empty packed field.
+size_t FieldSize(size_t bytes) { return bytes == 0 ? 0 : wire::LengthDelimitedSize(bytes); }
+
+void AppendFieldHead(uint32_t field, size_t bytes, std::string& out) {
+  wire::AppendLengthDelimitedKey(field, out);
+  wire::AppendVarint(bytes, out);
+}
+
+// Calls visit(point) on every point of every agent, oldest agent id first.
+template <typename Visit>
+void ForEachPoint(const ratings::PoolHistory& history, const Visit& visit) {
+  for (ratings::AgentId a = 0; a < history.size(); ++a) {
+    for (const ratings::HistoryPoint& p : history.Of(a)) visit(p);
   }
-  const int64_t s = absl::ToUnixSeconds(*time);  // rounded down
-  seconds.Add(s);
-  nanos.Add(static_cast<uint32_t>(absl::ToInt64Nanoseconds(*time - absl::FromUnixSeconds(s))));
 }
 
 std::optional<absl::Time> TimeAt(int64_t seconds, uint32_t nanos) {
@@ -109,6 +136,62 @@ v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history) {
     h.add_ci_high(p.ci_high);
   }
   return h;
+}
+
+HistoryWireSizes MeasureHistoryWire(const ratings::PoolHistory& history) {
+  HistoryWireSizes sizes;
+  size_t points = 0;
+  for (ratings::AgentId a = 0; a < history.size(); ++a) {
+    sizes.counts += wire::VarintSize(history.Of(a).size());
+  }
+  ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
+    const SecondsAndNanos split = Split(p.time);
+    sizes.sequence += wire::VarintSize(p.sequence);
+    sizes.seconds += wire::VarintSize(wire::ZigZag(split.seconds));
+    sizes.nanos += wire::VarintSize(split.nanos);
+    ++points;
+  });
+  sizes.total = FieldSize(ratings::ModelName(history.model()).size()) + FieldSize(sizes.counts) +
+                FieldSize(sizes.sequence) + FieldSize(sizes.seconds) + FieldSize(sizes.nanos) +
+                3 * FieldSize(8 * points);
+  return sizes;
+}
+
+void AppendHistoryWire(const ratings::PoolHistory& history, const HistoryWireSizes& sizes,
+                       std::string& out) {
+  using H = v1::HistorySnapshot;
+  wire::AppendLengthDelimited(H::kModelFieldNumber, ratings::ModelName(history.model()), out);
+  if (sizes.counts == 0) return;  // no agent: every column is empty
+  AppendFieldHead(H::kCountsFieldNumber, sizes.counts, out);
+  size_t points = 0;
+  for (ratings::AgentId a = 0; a < history.size(); ++a) {
+    wire::AppendVarint(history.Of(a).size(), out);
+    points += history.Of(a).size();
+  }
+  if (points == 0) return;
+  AppendFieldHead(H::kSequenceFieldNumber, sizes.sequence, out);
+  ForEachPoint(history,
+               [&](const ratings::HistoryPoint& p) { wire::AppendVarint(p.sequence, out); });
+  AppendFieldHead(H::kSecondsFieldNumber, sizes.seconds, out);
+  ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
+    wire::AppendVarint(wire::ZigZag(Split(p.time).seconds), out);
+  });
+  AppendFieldHead(H::kNanosFieldNumber, sizes.nanos, out);
+  ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
+    wire::AppendVarint(Split(p.time).nanos, out);
+  });
+  const auto doubles = [&](uint32_t field, double ratings::HistoryPoint::*member) {
+    AppendFieldHead(field, 8 * points, out);
+    ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
+      const double v = p.*member;
+      char bytes[8];
+      std::memcpy(bytes, &v, 8);  // fixed64, little-endian (wire_format.h)
+      out.append(bytes, 8);
+    });
+  };
+  doubles(H::kRatingFieldNumber, &ratings::HistoryPoint::rating);
+  doubles(H::kCiLowFieldNumber, &ratings::HistoryPoint::ci_low);
+  doubles(H::kCiHighFieldNumber, &ratings::HistoryPoint::ci_high);
 }
 
 absl::StatusOr<ratings::PoolHistoryState> HistoryFromSnapshot(const v1::HistorySnapshot& h) {

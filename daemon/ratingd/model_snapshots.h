@@ -3,6 +3,9 @@
 // of seconds and nanoseconds since the Unix epoch, seconds = -2^63 standing for "no time".
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "ratingd/v1/snapshot.pb.h"
 #include "ratings/activity.h"
@@ -25,5 +28,20 @@ v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history);
 // InvalidArgument when the columns' lengths differ (the rest is checked by
 // PoolHistory::Restore).
 absl::StatusOr<ratings::PoolHistoryState> HistoryFromSnapshot(const v1::HistorySnapshot& h);
+
+// HistoryToSnapshot's message written straight from the histories, without copying the points
+// into a message first (a million agents' histories are hundreds of megabytes): its payload
+// sizes, measured once, then the message's bytes (no field key or length of its own), which
+// parse to HistoryToSnapshot(history).
+struct HistoryWireSizes {
+  size_t counts = 0;  // the packed fields' payloads
+  size_t sequence = 0;
+  size_t seconds = 0;
+  size_t nanos = 0;
+  size_t total = 0;  // the whole message
+};
+HistoryWireSizes MeasureHistoryWire(const ratings::PoolHistory& history);
+void AppendHistoryWire(const ratings::PoolHistory& history, const HistoryWireSizes& sizes,
+                       std::string& out);
 
 }  // namespace ratingd

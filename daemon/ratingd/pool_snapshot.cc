@@ -290,6 +290,11 @@ LivePool::ColumnSizes LivePool::MeasureColumns() const {
     sizes.total += field(S::kEloReplicaStepsFieldNumber, sizes.elo_steps) +
                    field(S::kScoReplicaStepsFieldNumber, sizes.sco_steps);
   }
+  for (size_t i = 0; i < histories_.size(); ++i) {
+    if (!histories_[i]) continue;
+    sizes.histories[i] = MeasureHistoryWire(*histories_[i]);
+    sizes.total += field(S::kHistoriesFieldNumber, sizes.histories[i].total);
+  }
   return sizes;
 }
 
@@ -307,6 +312,12 @@ void LivePool::AppendColumns(const ColumnSizes& sizes, std::string& out) const {
   wire::AppendPackedDoubles(S::kGamesFieldNumber, pool_.games().games(), out);
   wire::AppendPackedDoubles(S::kPointsFieldNumber, pool_.games().points(), out);
   wire::AppendPackedVarints(S::kResultCountsFieldNumber, pool_.games().results(), out);
+  for (size_t i = 0; i < histories_.size(); ++i) {
+    if (!histories_[i]) continue;
+    wire::AppendLengthDelimitedKey(S::kHistoriesFieldNumber, out);
+    wire::AppendVarint(sizes.histories[i].total, out);
+    AppendHistoryWire(*histories_[i], sizes.histories[i], out);
+  }
   if (!bootstrap_) return;
   const auto steps = [&](uint32_t field, size_t bytes, bool elo_model) {
     if (bytes == 0) return;
@@ -323,6 +334,7 @@ v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {
   // The reference form: the columns through the message (AppendSnapshot writes them by hand;
   // PartitionStateTest.SerializedSnapshotParsesToTheSnapshotMessage holds the two equal).
   v1::PoolSnapshot s = SnapshotHead();
+  SnapshotHistories(s);
   const ratings::PoolState state = pool_.ExportState();
   s.mutable_agents()->Assign(state.agents.begin(), state.agents.end());
   s.mutable_elo()->Assign(state.elo.begin(), state.elo.end());
@@ -380,7 +392,6 @@ v1::PoolSnapshot LivePool::SnapshotHead() const {
   if (const ratings::Activity* activity = pool_.activity()) {
     *s.mutable_activity() = ActivityToSnapshot(*activity);
   }
-  SnapshotHistories(s);
   s.set_ml_scheduled_results(ml_scheduled_results_);
   s.set_ml_scheduled_time_ms(ml_scheduled_time_ms_);
   s.mutable_ml_last_rank()->Assign(ml_last_rank_.begin(), ml_last_rank_.end());

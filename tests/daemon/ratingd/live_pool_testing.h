@@ -11,6 +11,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/message.h"
+#include "google/protobuf/timestamp.pb.h"
 #include "ratings/result.h"
 
 namespace ratingd::testing {
@@ -21,13 +22,15 @@ struct Applied {
   LivePool::Outcome outcome;
 };
 
-// Applies r as game_id (no event time, in a record stamped record_time_ms: none by default)
-// and collects what LivePool::Apply reports, or its error (callers ASSERT it is OK).
+// Applies r as game_id (at event_time, none by default, in a record stamped record_time_ms:
+// none by default) and collects what LivePool::Apply reports, or its error (callers ASSERT it
+// is OK).
 inline absl::StatusOr<Applied> Apply(LivePool& pool, const ratings::Result& r,
-                                     const std::string& game_id, int64_t record_time_ms = -1) {
+                                     const std::string& game_id, int64_t record_time_ms = -1,
+                                     const google::protobuf::Timestamp* event_time = nullptr) {
   Applied a;
   absl::StatusOr<LivePool::Outcome> outcome =
-      pool.Apply(r, game_id, /*event_time=*/nullptr, record_time_ms, &a.deltas, &a.job);
+      pool.Apply(r, game_id, event_time, record_time_ms, &a.deltas, &a.job);
   if (!outcome.ok()) return outcome.status();
   a.outcome = *outcome;
   return a;

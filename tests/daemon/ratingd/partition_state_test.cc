@@ -231,12 +231,15 @@ namespace ratingd {
 namespace {
 
 TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
-  // SerializeSnapshot writes the game ids by hand; protobuf's own serialisation of
-  // ToSnapshot (group and time set) is the independent reference: both parse to equal
-  // messages, game ids in the same order. With glicko2 on: its state is in the head.
+  // SerializeSnapshot writes the game ids, the per-agent columns and the histories by hand;
+  // protobuf's own serialisation of ToSnapshot (group and time set) is the independent
+  // reference: both parse to equal messages, game ids in the same order. With glicko2 on (its
+  // state is in the head) and histories of 4 points, thinned, of results with and without
+  // event times (nanoseconds, and times before 1970).
   LivePoolConfig config;
   config.ml_solve_every = 4;
   config.options.glicko2 = true;
+  config.history_points = 4;
   const std::string fp = ParamsFingerprint(config);
   PartitionState state;
   state.topic = "t";
@@ -247,8 +250,12 @@ TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
     for (int i = 0; i < 40; ++i) {
       // Game ids of 1 to 200 bytes: one- and two-byte length prefixes.
       const std::string id = absl::StrCat(name, std::string(static_cast<size_t>(i * 5), 'x'), i);
+      google::protobuf::Timestamp t;
+      t.set_seconds(-86'400 + 3'600 * i);
+      t.set_nanos(i % 2 == 0 ? 0 : 123'456'789);
       absl::StatusOr<Applied> a =
-          Apply(*pool, Order({absl::StrCat("a", i % 6), absl::StrCat("a", (i + 1) % 6)}), id);
+          Apply(*pool, Order({absl::StrCat("a", i % 6), absl::StrCat("a", (i + 1) % 6)}), id, -1,
+                i % 5 == 0 ? nullptr : &t);
       ASSERT_THAT(a, IsOk());
       if (a->job) pool->AcceptMlSolution(LivePool::Solve(*std::move(a->job)));
     }
@@ -261,6 +268,10 @@ TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
   EXPECT_EQ(Bytes(parsed), Bytes(expected));
   ASSERT_EQ(parsed.pools_size(), 2);
   EXPECT_EQ(parsed.pools(1).recent_game_ids_size(), 40);
+  ASSERT_EQ(parsed.pools(1).histories_size(), 3);  // elo, sco, glicko2
+  EXPECT_EQ(parsed.pools(1).histories(2).model(), "glicko2");
+  EXPECT_EQ(parsed.pools(1).histories(2).counts_size(), 6);
+  EXPECT_EQ(parsed.pools(1).histories(2).sequence_size(), 6 * 4);
 }
 
 // The hand-written columns of a wide pool: replica steps in more than one block of 4,096
@@ -271,6 +282,7 @@ TEST(PartitionStateTest, SerializedSnapshotOfAWidePoolParsesToTheSnapshotMessage
   config.options.sco = false;
   config.options.ml = false;
   config.max_displaced = 1;  // deltas are not under test: keep them short
+  config.history_points = 128;
   const std::string fp = ParamsFingerprint(config);
   PartitionState state;
   state.topic = "t";
