@@ -1,5 +1,6 @@
 #include "daemon/ratingd/model_snapshots.h"
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -42,6 +43,16 @@ size_t FieldSize(size_t bytes) { return bytes == 0 ? 0 : wire::LengthDelimitedSi
 void AppendFieldHead(uint32_t field, size_t bytes, std::string& out) {
   wire::AppendLengthDelimitedKey(field, out);
   wire::AppendVarint(bytes, out);
+}
+
+// Writes v as a base-128 varint at p; returns the byte after it.
+char* PutVarint(uint64_t v, char* p) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
 }
 
 // Calls visit(point) on every point of every agent, oldest agent id first.
@@ -169,24 +180,27 @@ void AppendHistoryWire(const ratings::PoolHistory& history, const HistoryWireSiz
     points += history.Of(a).size();
   }
   if (points == 0) return;
-  AppendFieldHead(H::kSequenceFieldNumber, sizes.sequence, out);
-  ForEachPoint(history,
-               [&](const ratings::HistoryPoint& p) { wire::AppendVarint(p.sequence, out); });
-  AppendFieldHead(H::kSecondsFieldNumber, sizes.seconds, out);
-  ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
-    wire::AppendVarint(wire::ZigZag(Split(p.time).seconds), out);
+  // Each column's payload is written in place into room made for it (its size is known).
+  const auto column = [&](uint32_t field, size_t bytes, const auto& put) {
+    AppendFieldHead(field, bytes, out);
+    const size_t at = out.size();
+    out.resize(at + bytes);
+    char* p = out.data() + at;
+    ForEachPoint(history, [&](const ratings::HistoryPoint& point) { p = put(point, p); });
+    assert(p == out.data() + out.size());
+  };
+  column(H::kSequenceFieldNumber, sizes.sequence,
+         [](const ratings::HistoryPoint& point, char* p) { return PutVarint(point.sequence, p); });
+  column(H::kSecondsFieldNumber, sizes.seconds, [](const ratings::HistoryPoint& point, char* p) {
+    return PutVarint(wire::ZigZag(Split(point.time).seconds), p);
   });
-  AppendFieldHead(H::kNanosFieldNumber, sizes.nanos, out);
-  ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
-    wire::AppendVarint(Split(p.time).nanos, out);
+  column(H::kNanosFieldNumber, sizes.nanos, [](const ratings::HistoryPoint& point, char* p) {
+    return PutVarint(Split(point.time).nanos, p);
   });
   const auto doubles = [&](uint32_t field, double ratings::HistoryPoint::*member) {
-    AppendFieldHead(field, 8 * points, out);
-    ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
-      const double v = p.*member;
-      char bytes[8];
-      std::memcpy(bytes, &v, 8);  // fixed64, little-endian (wire_format.h)
-      out.append(bytes, 8);
+    column(field, 8 * points, [member](const ratings::HistoryPoint& point, char* p) {
+      std::memcpy(p, &(point.*member), 8);  // fixed64, little-endian (wire_format.h)
+      return p + 8;
     });
   };
   doubles(H::kRatingFieldNumber, &ratings::HistoryPoint::rating);
