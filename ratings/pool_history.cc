@@ -103,4 +103,8 @@ absl::Span<const HistoryPoint> PoolHistory::Of(AgentId a) const {
   return a < histories_.size() ? histories_[a].points() : absl::Span<const HistoryPoint>();
 }
 
+HistoryRun PoolHistory::Share(AgentId a) const {
+  return a < histories_.size() ? histories_[a].Share() : HistoryRun();
+}
+
 }  // namespace ratings

@@ -43,6 +43,9 @@ class PoolHistory {
 
   // Agent a's points, oldest first; empty for an agent with none.
   absl::Span<const HistoryPoint> Of(AgentId a) const;
+  // Agent a's points shared for reading on another thread (RatingHistory::Share); an empty
+  // run for an agent with none.
+  HistoryRun Share(AgentId a) const;
   // Agents with an entry (ids below this may still have no points).
   size_t size() const { return histories_.size(); }
   Model model() const { return model_; }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -28,11 +29,26 @@ struct HistoryPoint {
   double ci_high = 0.0;
 };
 
-// Not thread-safe; one owner. Deterministic: the same points added give the same history.
+// The points of a history as they were when Share() was called, to be read on another
+// thread while the history goes on: the history never writes to the points a run covers
+// (it appends past them, or moves to a new buffer when it grows or thins), and the run keeps
+// its buffer alive.
+struct HistoryRun {
+  std::shared_ptr<const HistoryPoint[]> buffer;
+  size_t size = 0;
+  absl::Span<const HistoryPoint> points() const { return {buffer.get(), size}; }
+};
+
+// Not thread-safe; one owner (Share() aside). Deterministic: the same points added give the
+// same history. A copy has its own buffer.
 class RatingHistory {
  public:
   // Precondition: capacity >= 4.
   explicit RatingHistory(size_t capacity);
+  RatingHistory(const RatingHistory& other);
+  RatingHistory& operator=(const RatingHistory& other);
+  RatingHistory(RatingHistory&&) = default;
+  RatingHistory& operator=(RatingHistory&&) = default;
 
   // Appends `point` (its sequence is expected to grow from one point to the next); when the
   // history holds `capacity` points, first keeps only the even positions (0, 2, ...) of
@@ -40,14 +56,21 @@ class RatingHistory {
   void Add(const HistoryPoint& point);
 
   // Oldest first.
-  absl::Span<const HistoryPoint> points() const { return points_; }
+  absl::Span<const HistoryPoint> points() const { return {buffer_.get(), size_}; }
+  // The points as they are now, shared rather than copied (see HistoryRun): O(1).
+  HistoryRun Share() const { return {.buffer = buffer_, .size = size_}; }
   size_t capacity() const { return capacity_; }
   // Points of memory held: grows with the history (doubling), never beyond capacity().
-  size_t reserved() const { return points_.capacity(); }
+  size_t reserved() const { return reserved_; }
 
  private:
+  // Moves the points (with `thin`, those the thinning keeps) to a new buffer of `reserved`.
+  void Reallocate(size_t reserved, bool thin);
+
   size_t capacity_;
-  std::vector<HistoryPoint> points_;
+  std::shared_ptr<HistoryPoint[]> buffer_;
+  size_t size_ = 0;
+  size_t reserved_ = 0;
 };
 
 }  // namespace ratings

@@ -29,15 +29,15 @@ google::protobuf::Value PointValue(const ratings::HistoryPoint& p) {
 }
 
 // The points of `agent` in `view`'s history of `model`; null if it keeps none.
-const std::vector<ratings::HistoryPoint>* PointsOf(const PoolView& view, ratings::Model model,
-                                                   const std::string& agent) {
+const ratings::HistoryRun* PointsOf(const PoolView& view, ratings::Model model,
+                                    const std::string& agent) {
   const auto& histories = view.histories[static_cast<size_t>(model)];
   if (histories == nullptr) return nullptr;
   const std::vector<std::string>& names = view.counts->agents;
   const auto it = std::find(names.begin(), names.end(), agent);
   const auto id = static_cast<size_t>(it - names.begin());
-  if (it == names.end() || id >= histories->size() || (*histories)[id] == nullptr) return nullptr;
-  return (*histories)[id].get();
+  if (it == names.end() || id >= histories->size()) return nullptr;
+  return &(*histories)[id];
 }
 
 }  // namespace
@@ -77,7 +77,7 @@ QueryReply AgentAnswer(const Views& views, const Query& query, const DaemonConfi
   if (found.view != nullptr) {
     if (const auto* points = PointsOf(*found.view, query.model, query.agent)) {
       auto& list = *f["history"].mutable_list_value();
-      for (const ratings::HistoryPoint& p : *points) *list.add_values() = PointValue(p);
+      for (const ratings::HistoryPoint& p : points->points()) *list.add_values() = PointValue(p);
     }
   }
   f["sequence"] = NumberValue(static_cast<double>(found.board->sequence()));

@@ -99,30 +99,16 @@ std::shared_ptr<const PoolView> ViewBuilder::Build(const LivePool& live, int32_t
         google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(committed_at));
     board = std::move(built);
     if (const ratings::PoolHistory* history = live.history(model)) {
-      view->histories[static_cast<size_t>(model)] =
-          HistoryView(*history, previous != nullptr && previous->partition == partition
-                                    ? previous->histories[static_cast<size_t>(model)].get()
-                                    : nullptr);
+      view->histories[static_cast<size_t>(model)] = HistoryView(*history);
     }
   }
   return view;
 }
 
 std::shared_ptr<const std::vector<PoolView::AgentPoints>> ViewBuilder::HistoryView(
-    const ratings::PoolHistory& history, const std::vector<PoolView::AgentPoints>* previous) {
+    const ratings::PoolHistory& history) {
   auto agents = std::make_shared<std::vector<PoolView::AgentPoints>>(history.size());
-  for (ratings::AgentId a = 0; a < history.size(); ++a) {
-    const absl::Span<const ratings::HistoryPoint> points = history.Of(a);
-    // The same newest point: no result of the agent since (a history never loses it).
-    if (previous != nullptr && a < previous->size() && (*previous)[a] != nullptr &&
-        !points.empty() && !(*previous)[a]->empty() &&
-        (*previous)[a]->back().sequence == points.back().sequence) {
-      (*agents)[a] = (*previous)[a];
-    } else {
-      (*agents)[a] =
-          std::make_shared<const std::vector<ratings::HistoryPoint>>(points.begin(), points.end());
-    }
-  }
+  for (ratings::AgentId a = 0; a < history.size(); ++a) (*agents)[a] = history.Share(a);
   return agents;
 }
 

@@ -56,10 +56,9 @@ class ViewBuilder {
   std::shared_ptr<const PoolView> Build(const LivePool& live, int32_t partition,
                                         absl::Time committed_at, const PoolView* previous) const;
 
-  // The view of `history`: each agent's points, shared with `previous` (the pool's last
-  // view of the model, null if none) where the agent's newest point is the same.
+  // The view of `history`: each agent's points, shared with the live history.
   static std::shared_ptr<const std::vector<PoolView::AgentPoints>> HistoryView(
-      const ratings::PoolHistory& history, const std::vector<PoolView::AgentPoints>* previous);
+      const ratings::PoolHistory& history);
 
   ViewStore* store_;
   absl::flat_hash_set<std::string> applied_;

@@ -46,9 +46,9 @@ struct PoolView {
   std::shared_ptr<const Counts> counts;
   // By ratings::Model, for the models the pool keeps a rating history of (elo, sco,
   // glicko2 with --history-points > 0; else null): each agent's points by agent id, as
-  // committed. An agent's points are shared with the previous view while it had no new
-  // result, so a view costs a pointer per agent and a copy of the changed agents' points.
-  using AgentPoints = std::shared_ptr<const std::vector<ratings::HistoryPoint>>;
+  // committed. The points are shared with the live history (ratings::HistoryRun), which
+  // never rewrites them, so a view costs a pointer per agent and copies no point.
+  using AgentPoints = ratings::HistoryRun;
   std::array<std::shared_ptr<const std::vector<AgentPoints>>, ratings::kModels.size()> histories;
   // ml refused for the pool's size (its `agents` exceed ml's `max_agents`): its ml
   // leaderboard stays that of the last solve before, and is not served.

@@ -57,21 +57,36 @@ TEST(AgentAnswerTest, EntryAndHistoryAsCommitted) {
   EXPECT_THAT(ml.body, HasSubstr("agent 'b' is not in the ml leaderboard of pool 'chess'"));
 }
 
-TEST(AgentAnswerTest, AnAgentThatDidNotPlayKeepsItsPointsShared) {
+// A view shares the live histories' points instead of copying them, and keeps seeing the
+// points it was published with while the histories grow past them and thin (8 points here).
+TEST(AgentAnswerTest, AViewSharesThePointsAndKeepsThemWhileTheHistoryGoesOn) {
   Pools p;
   LivePool& chess = p.Hold(0, "chess", WithHistory());
   p.Play(chess, "a", "b");
   p.Commit("chess", absl::FromUnixSeconds(1));
   const auto first = p.store.Get()->pools.at("chess")->histories[0];
+  ASSERT_NE(first, nullptr);
+  const std::vector<ratings::HistoryPoint> a_then((*first)[0].points().begin(),
+                                                  (*first)[0].points().end());
+  ASSERT_EQ(a_then.size(), 1u);
   p.Play(chess, "c", "a");  // b does not play
   p.Commit("chess", absl::FromUnixSeconds(2));
   const auto second = p.store.Get()->pools.at("chess")->histories[0];
-  ASSERT_NE(first, nullptr);
   ASSERT_EQ(second->size(), 3u);
-  EXPECT_EQ((*second)[1], (*first)[1]);  // b: the same points, not copied
-  EXPECT_NE((*second)[0], (*first)[0]);  // a played
-  EXPECT_EQ((*second)[0]->size(), 2u);
-  EXPECT_EQ((*first)[0]->size(), 1u);  // the earlier view is unchanged
+  EXPECT_EQ((*second)[1].buffer, (*first)[1].buffer);  // b: the same points, not copied
+  EXPECT_EQ((*second)[0].size, 2u);
+  for (int i = 0; i < 40; ++i) p.Play(chess, "a", i % 2 == 0 ? "b" : "c");  // grows, thins
+  p.Commit("chess", absl::FromUnixSeconds(3));
+  const auto third = p.store.Get()->pools.at("chess")->histories[0];
+  // 42 points into 8: thinned to 6 at each 9th point, then 7, 8 (by hand: 42 is even: 8).
+  EXPECT_EQ((*third)[0].size, 8u);
+  EXPECT_NE((*third)[0].buffer, (*second)[0].buffer);
+  // The earlier views are as they were published.
+  ASSERT_EQ((*first)[0].size, 1u);
+  EXPECT_EQ((*first)[0].points()[0].sequence, a_then[0].sequence);
+  EXPECT_EQ((*first)[0].points()[0].rating, a_then[0].rating);
+  EXPECT_EQ((*second)[0].points()[0].sequence, 1u);
+  EXPECT_EQ((*second)[0].points()[1].sequence, 2u);
 }
 
 TEST(AgentAnswerTest, UnknownPoolModelOffAndUnknownAgent) {
