@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 namespace ratings {
 
@@ -18,18 +19,38 @@ RatingHistory& RatingHistory::operator=(const RatingHistory& other) {
   std::copy(other.buffer_.get(), other.buffer_.get() + other.size_, buffer_.get());
   size_ = other.size_;
   reserved_ = other.reserved_;
+  shared_ = false;
+  return *this;
+}
+
+RatingHistory::RatingHistory(RatingHistory&& other) noexcept : capacity_(other.capacity_) {
+  *this = std::move(other);
+}
+
+RatingHistory& RatingHistory::operator=(RatingHistory&& other) noexcept {
+  capacity_ = other.capacity_;
+  buffer_ = std::move(other.buffer_);
+  size_ = std::exchange(other.size_, 0);
+  reserved_ = std::exchange(other.reserved_, 0);
+  shared_ = std::exchange(other.shared_, false);
   return *this;
 }
 
 void RatingHistory::Reallocate(size_t reserved, bool thin) {
-  // A new buffer every time, never the old one rewritten: runs shared from it stay valid.
-  std::shared_ptr<HistoryPoint[]> fresh = std::make_shared<HistoryPoint[]>(reserved);
+  // Thinning rewrites the buffer in place only if no run was shared from it; otherwise (and
+  // to grow) the points move to a new buffer, and the runs keep the old one as it was.
+  std::shared_ptr<HistoryPoint[]> fresh;
+  if (!thin || shared_) {
+    fresh = std::make_shared<HistoryPoint[]>(reserved);
+    shared_ = false;
+  }
+  HistoryPoint* to = fresh != nullptr ? fresh.get() : buffer_.get();
   const size_t older = capacity_ / 2;
   size_t kept = 0;
   for (size_t i = 0; i < size_; ++i) {
-    if (!thin || i >= older || i % 2 == 0) fresh[kept++] = buffer_[i];
+    if (!thin || i >= older || i % 2 == 0) to[kept++] = buffer_[i];
   }
-  buffer_ = std::move(fresh);
+  if (fresh != nullptr) buffer_ = std::move(fresh);
   size_ = kept;
   reserved_ = reserved;
 }

@@ -39,7 +39,8 @@ struct HistoryRun {
   absl::Span<const HistoryPoint> points() const { return {buffer.get(), size}; }
 };
 
-// Not thread-safe; one owner (Share() aside). Deterministic: the same points added give the
+// Not thread-safe; one owner, who also calls Share(); the runs it returns may be read on any
+// thread. Deterministic: the same points added give the
 // same history. A copy has its own buffer.
 class RatingHistory {
  public:
@@ -47,8 +48,9 @@ class RatingHistory {
   explicit RatingHistory(size_t capacity);
   RatingHistory(const RatingHistory& other);
   RatingHistory& operator=(const RatingHistory& other);
-  RatingHistory(RatingHistory&&) = default;
-  RatingHistory& operator=(RatingHistory&&) = default;
+  // A moved-from history is empty.
+  RatingHistory(RatingHistory&& other) noexcept;
+  RatingHistory& operator=(RatingHistory&& other) noexcept;
 
   // Appends `point` (its sequence is expected to grow from one point to the next); when the
   // history holds `capacity` points, first keeps only the even positions (0, 2, ...) of
@@ -57,8 +59,12 @@ class RatingHistory {
 
   // Oldest first.
   absl::Span<const HistoryPoint> points() const { return {buffer_.get(), size_}; }
-  // The points as they are now, shared rather than copied (see HistoryRun): O(1).
-  HistoryRun Share() const { return {.buffer = buffer_, .size = size_}; }
+  // The points as they are now, shared rather than copied (see HistoryRun): O(1). A buffer
+  // never shared is thinned in place; once shared, the next thinning moves to a new one.
+  HistoryRun Share() const {
+    shared_ = true;
+    return {.buffer = buffer_, .size = size_};
+  }
   size_t capacity() const { return capacity_; }
   // Points of memory held: grows with the history (doubling), never beyond capacity().
   size_t reserved() const { return reserved_; }
@@ -71,6 +77,7 @@ class RatingHistory {
   std::shared_ptr<HistoryPoint[]> buffer_;
   size_t size_ = 0;
   size_t reserved_ = 0;
+  mutable bool shared_ = false;  // Share() was called since buffer_ was allocated
 };
 
 }  // namespace ratings

@@ -1,6 +1,7 @@
 #include "ratings/rating_history.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -71,6 +72,33 @@ TEST(RatingHistoryTest, PointsKeepTheirFields) {
   EXPECT_EQ(h.points()[0].ci_high, 1620);
   EXPECT_FALSE(h.points()[1].time.has_value());
   EXPECT_EQ(h.capacity(), 4u);
+}
+
+// A run shared from a history keeps the points it covered while the history grows past
+// them and thins, whether or not it was shared again in between; copies and moves keep the
+// points too, and a moved-from history is empty.
+TEST(RatingHistoryTest, SharedRunsStayAsTheyWereWhileTheHistoryGoesOn) {
+  RatingHistory h(8);
+  std::vector<std::pair<HistoryRun, std::vector<uint64_t>>> runs;
+  for (uint64_t s = 1; s <= 60; ++s) {
+    h.Add({.sequence = s, .rating = static_cast<double>(s)});
+    if (s % 7 == 0 || s == 3) runs.push_back({h.Share(), Sequences(h)});
+  }
+  for (const auto& [run, then] : runs) {
+    std::vector<uint64_t> now;
+    for (const HistoryPoint& p : run.points()) {
+      now.push_back(p.sequence);
+      EXPECT_EQ(p.rating, static_cast<double>(p.sequence));
+    }
+    EXPECT_EQ(now, then);
+  }
+  const RatingHistory copy = h;
+  EXPECT_EQ(Sequences(copy), Sequences(h));
+  EXPECT_NE(copy.points().data(), h.points().data());
+  const std::vector<uint64_t> before = Sequences(h);
+  RatingHistory moved = std::move(h);
+  EXPECT_EQ(Sequences(moved), before);
+  EXPECT_TRUE(h.points().empty());  // NOLINT(bugprone-use-after-move): documented state
 }
 
 }  // namespace
