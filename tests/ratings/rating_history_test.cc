@@ -1,6 +1,9 @@
 #include "ratings/rating_history.h"
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -99,6 +102,41 @@ TEST(RatingHistoryTest, SharedRunsStayAsTheyWereWhileTheHistoryGoesOn) {
   RatingHistory moved = std::move(h);
   EXPECT_EQ(Sequences(moved), before);
   EXPECT_TRUE(h.points().empty());  // NOLINT(bugprone-use-after-move): documented state
+}
+
+// The design the views rely on, run under ThreadSanitizer in CI: one thread adds points and
+// publishes runs (under a mutex, as ratingd publishes views), another reads the latest run's
+// points meanwhile; every run read holds exactly the points it was shared with.
+TEST(RatingHistoryTest, RunsAreReadOnAnotherThreadWhileTheHistoryGoesOn) {
+  RatingHistory h(16);
+  std::mutex mu;
+  HistoryRun published;
+  std::atomic<bool> done = false;
+  std::thread reader([&] {
+    while (!done.load()) {
+      HistoryRun run;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        run = published;
+      }
+      uint64_t previous = 0;
+      for (const HistoryPoint& p : run.points()) {
+        ASSERT_GT(p.sequence, previous);
+        ASSERT_EQ(p.rating, 2.0 * static_cast<double>(p.sequence));
+        previous = p.sequence;
+      }
+    }
+  });
+  for (uint64_t s = 1; s <= 20'000; ++s) {
+    h.Add({.sequence = s, .rating = 2.0 * static_cast<double>(s)});
+    if (s % 3 == 0) {
+      HistoryRun run = h.Share();
+      std::lock_guard<std::mutex> lock(mu);
+      published = std::move(run);
+    }
+  }
+  done = true;
+  reader.join();
 }
 
 }  // namespace
