@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
