@@ -47,13 +47,28 @@ std::vector<ratings::RankInterval> ActiveRankIntervals(
   return out;
 }
 
+// Every entry's interval, and the rank interval by LMArena's rule over the active agents'
+// intervals (none for an inactive agent).
+void AddIntervals(const ratings::Pool& pool, const std::vector<ratings::AgentId>& ids,
+                  const std::vector<ratings::RatingInterval>& intervals,
+                  google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
+  const std::vector<ratings::RankInterval> ranks = ActiveRankIntervals(pool, intervals);
+  for (int i = 0; i < ranking.size(); ++i) {
+    const ratings::AgentId a = ids[static_cast<size_t>(i)];
+    ranking[i].set_ci_low(intervals[a].low);
+    ranking[i].set_ci_high(intervals[a].high);
+    if (pool.Inactive(a)) continue;
+    ranking[i].set_rank_low(ranks[a].best);
+    ranking[i].set_rank_high(ranks[a].worst);
+  }
+}
+
 void AddGlicko2Uncertainty(const ratings::Pool& pool, const std::vector<ratings::AgentId>& ids,
                            double provisional_rd,
                            google::protobuf::RepeatedPtrField<v1::RankedAgent>& ranking) {
   const ratings::Glicko2& model = *pool.glicko2();
   std::vector<ratings::RatingInterval> intervals(model.size());
   for (ratings::AgentId a = 0; a < model.size(); ++a) intervals[a] = model.Interval(a);
-  const std::vector<ratings::RankInterval> ranks = ActiveRankIntervals(pool, intervals);
   for (int i = 0; i < ranking.size(); ++i) {
     const ratings::AgentId a = ids[static_cast<size_t>(i)];
     v1::RankedAgent& entry = ranking[i];
@@ -62,14 +77,9 @@ void AddGlicko2Uncertainty(const ratings::Pool& pool, const std::vector<ratings:
     if (const std::optional<absl::Time> last = model.LastPlayed(a)) {
       *entry.mutable_last_played() = ratings::io::TimestampOf(*last);
     }
-    entry.set_ci_low(intervals[a].low);
-    entry.set_ci_high(intervals[a].high);
-    if (!pool.Inactive(a)) {
-      entry.set_rank_low(ranks[a].best);
-      entry.set_rank_high(ranks[a].worst);
-    }
     if (entry.rd() > provisional_rd) entry.set_provisional(true);
   }
+  AddIntervals(pool, ids, intervals, ranking);
 }
 
 }  // namespace
@@ -161,15 +171,7 @@ void AddUncertainty(ratings::Model model, const ratings::Pool& pool,
   } else {
     return;
   }
-  const std::vector<ratings::RankInterval> ranks = ActiveRankIntervals(pool, intervals);
-  for (int i = 0; i < ranking.size(); ++i) {
-    const ratings::AgentId a = ids[static_cast<size_t>(i)];
-    ranking[i].set_ci_low(intervals[a].low);
-    ranking[i].set_ci_high(intervals[a].high);
-    if (pool.Inactive(a)) continue;
-    ranking[i].set_rank_low(ranks[a].best);
-    ranking[i].set_rank_high(ranks[a].worst);
-  }
+  AddIntervals(pool, ids, intervals, ranking);
 }
 
 void ApplyInactivity(const ratings::Pool& pool, bool include_inactive,
