@@ -234,3 +234,41 @@ def test_arrow_strings_are_read_in_place(monkeypatch):
     missing.loc[7, "model_a"] = None
     with pytest.raises(ValueError, match=r"row 7: missing model_a"):
         ratingd.rate(missing, "borda")
+
+
+def test_factorize_rows_is_pandas_factorize():
+    """factorize_rows, which interns the battles' names in C++, against pandas' own
+    factorize of the same values row by row (the expected codes): names that share their
+    first and last bytes (what its hash reads) and differ inside, every length from 0 to
+    40, non-ASCII text, a str subclass, a lone surrogate and values that are not str (code
+    -1), blocks of rows past its block size, as objects and as Arrow chunks."""
+    import numpy as np
+    from ratingd import _core
+
+    class Name(str):
+        pass
+
+    names = (["x" * n for n in range(41)] +
+             ["model-%03d-chat" % i for i in range(300)] +
+             ["aaaaaaaa%sbbbbbbbb" % c for c in "0123456789"] +
+             ["é", "名前", "a\U0001F600b", Name("sub"), "\ud800", None, 7, 2.5])
+    rng = np.random.default_rng(4)
+    rows = [(names[i], names[j]) for i, j in rng.integers(0, len(names), size=(1500, 2))]
+    cols = [np.array([r[c] for r in rows], dtype=object) for c in (0, 1)]
+    codes, uniques = _core.factorize_rows(cols)
+    flat = [v for r in rows for v in r]
+    valid = [isinstance(v, str) and v != "\ud800" for v in flat]
+    want_codes, want_uniques = pd.factorize(pd.Series([v for v, ok in zip(flat, valid) if ok],
+                                                      dtype=object))
+    assert list(uniques) == list(want_uniques)
+    assert list(codes[np.array(valid)]) == list(want_codes)
+    assert (codes[~np.array(valid)] == -1).all()
+    pa = pytest.importorskip("pyarrow")
+    from ratingd._rate import _strings
+    text = [pd.Series([r[c] if isinstance(r[c], str) and r[c] != "\ud800" else "" for r in rows],
+                      dtype="string[pyarrow]") for c in (0, 1)]
+    arrow_codes, arrow_uniques = _core.factorize_rows([_strings(t) for t in text])
+    want_codes, want_uniques = pd.factorize(pd.Series([v for r in zip(*text) for v in r],
+                                                      dtype=object))
+    assert list(arrow_uniques) == list(want_uniques)
+    assert list(arrow_codes) == list(want_codes)
