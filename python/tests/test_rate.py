@@ -239,7 +239,7 @@ def test_arrow_strings_are_read_in_place(monkeypatch):
 def test_factorize_rows_is_pandas_factorize():
     """factorize_rows, which interns the battles' names in C++, against pandas' own
     factorize of the same values row by row (the expected codes): names that share their
-    first and last bytes (what its hash reads) and differ inside, every length from 0 to
+    first and last 8 bytes and differ only inside (the hash must read them all), every length from 0 to
     40, non-ASCII text, a str subclass, a lone surrogate and values that are not str (code
     -1), blocks of rows past its block size, as objects and as Arrow chunks."""
     import numpy as np
