@@ -13,7 +13,9 @@ with ours):
 
 ours twice: on the DataFrame as pandas reads it (strings in Arrow arrays when pyarrow is
 installed, as the peers install it) and with its string columns as Python objects (pandas
-without pyarrow), "-objects";
+without pyarrow), "-objects"; add_battles once more on objects with the 130 models renamed
+to long names alike in their first and last bytes ("gpt-4o-007-claude-3-5-sonnet"),
+"-objects-renamed";
 
 and `import ratingd` in a fresh interpreter. Prints each timing and the medians.
 
@@ -39,6 +41,13 @@ TIMINGS = textwrap.dedent("""
 
     df = pd.read_json(sys.argv[1], lines=True)
     tool, runs = sys.argv[2], int(sys.argv[3])
+    if tool.endswith("-renamed"):  # long names alike at both ends, different inside
+        stems = ["gpt-4o", "claude-3-5-sonnet", "gemini-1.5-pro", "qwen2.5-72b-instruct"]
+        names = sorted(set(df["model_a"]) | set(df["model_b"]))
+        renamed = {m: "%s-%03d-%s" % (stems[i % 4], i, stems[i // 4 % 4])
+                   for i, m in enumerate(names)}
+        df = df.assign(model_a=df["model_a"].map(renamed), model_b=df["model_b"].map(renamed))
+        tool = tool.removesuffix("-renamed")
     if tool.endswith("-objects"):  # the strings as Python objects, not Arrow's
         df = df.astype({c: object for c in ("question_id", "model_a", "model_b", "winner")})
         tool = tool.removesuffix("-objects")
@@ -101,7 +110,7 @@ def main():
     print("import ratingd: " + ", ".join("%.3f s" % t for t in imports))
     times, n = {}, 0
     for tool in ("rate", "rate-objects", "arena-rank", "evalica", "add_battles",
-                 "add_battles-objects"):
+                 "add_battles-objects", "add_battles-objects-renamed"):
         out = subprocess.run([python, "-c", TIMINGS, a.battles, tool, str(a.runs)], check=True,
                              stdout=subprocess.PIPE, text=True).stdout
         result = json.loads(out.strip().splitlines()[-1])
