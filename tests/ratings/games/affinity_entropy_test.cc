@@ -3,9 +3,11 @@
 #include "ratings/games/affinity_entropy.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ratings/games/flush_denormals.h"
 
 namespace ratings::games {
 namespace {
@@ -103,6 +105,55 @@ TEST(AffinityEntropyTest, DissimilarityIsZeroExactlyForClones) {
   EXPECT_NEAR(t[1][0], 0.5, 1e-12);  // the opponent's two actions are clones too
   const Profile shannon = Targets(game, {.selection = Selection::kShannon});
   EXPECT_NEAR(shannon[0][1], 1 / 3., 1e-15);
+}
+
+// A product whose exact value is subnormal, computed where the compiler cannot fold it.
+double SubnormalProduct() {
+  volatile double a = 1e-300;
+  volatile double b = 1e-10;
+  return a * b;
+}
+
+TEST(FlushDenormalsTest, FlushesInItsScopeOnlyAndRestoresTheMode) {
+  ASSERT_GT(SubnormalProduct(), 0.0);  // 1e-310: subnormal, not flushed by default
+  {
+    const ScopedFlushDenormals flush;
+    EXPECT_EQ(SubnormalProduct(), 0.0);  // FTZ
+    volatile double subnormal = std::numeric_limits<double>::denorm_min();
+    volatile double one = 1.0;
+    EXPECT_EQ(subnormal * one, 0.0);  // DAZ: a subnormal input reads as 0
+    {
+      const ScopedFlushDenormals nested;
+      EXPECT_EQ(SubnormalProduct(), 0.0);
+    }
+    EXPECT_EQ(SubnormalProduct(), 0.0);  // the inner scope restored the outer one's mode
+  }
+  EXPECT_GT(SubnormalProduct(), 0.0);
+}
+
+TEST(AffinityEntropyTest, SubnormalAffinitiesReadAsZeroAndTheCallersModeIsKept) {
+  // An affinity of three near-clones (kernel 0.5) and one far action whose entries are
+  // subnormal: the maximiser equals the one with those entries written as 0, bit for bit
+  // (the independent computation: the zeroed matrix, where no subnormal arises from the
+  // entries), and the caller's floating-point mode is as before the call.
+  const double tiny = 1e-310;
+  Eigen::Matrix4d k;
+  k << 1, 0.5, 0.5, tiny,  //
+      0.5, 1, 0.5, tiny,   //
+      0.5, 0.5, 1, tiny,   //
+      tiny, tiny, tiny, 1;
+  Eigen::Matrix4d zeroed = k;
+  zeroed.col(3).head(3).setZero();
+  zeroed.row(3).head(3).setZero();
+  const Eigen::VectorXd with_subnormals = MaximiseAffinityEntropy(AffinityMatrix(k, 1.0), 1.0);
+  EXPECT_GT(SubnormalProduct(), 0.0);
+  const Eigen::VectorXd with_zeros = MaximiseAffinityEntropy(AffinityMatrix(zeroed, 1.0), 1.0);
+  for (Eigen::Index a = 0; a < 4; ++a) EXPECT_EQ(with_subnormals[a], with_zeros[a]) << a;
+  // The three near-clones are alike, so they share equally, each less than the action apart
+  // (affinity entropy discounts similar actions, [RE] §3.3).
+  EXPECT_EQ(with_zeros[0], with_zeros[1]);
+  EXPECT_EQ(with_zeros[1], with_zeros[2]);
+  EXPECT_GT(with_zeros[3], with_zeros[0]);
 }
 
 }  // namespace
