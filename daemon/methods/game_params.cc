@@ -107,6 +107,8 @@ ParamTable GameSolverParamTable(std::string method, bool nash, GameSolverParams&
         .Help("target slackness of the CCE constraints");
     AddPositive(table, "initial_dual", &p.cce.initial_dual)
         .Help("initial value of the dual variables");
+    AddInRange(table, "beta2", &p.cce.beta2, 0, 1)
+        .Help("Adam's decay of its average of squared gradients");
     table.Add("threads", &p.cce.threads, 1, 64).Help("threads of the gradient");
   }
   return table;

@@ -159,7 +159,7 @@ class CceDual {
         size_(JointActions(game)),
         split_(players_ == 1 ? 0 : (game.actions[0] / 2) * (size_ / game.actions[0])),
         team_(options.threads),
-        adam_(players_),
+        adam_(players_, Adam(options.beta2)),
         weighted_(players_),
         alpha_(players_),
         violation_(players_),
