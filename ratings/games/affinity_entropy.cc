@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <vector>
 
+#include "Eigen/SparseCore"
 #include "ratings/games/flush_denormals.h"
 
 namespace ratings::games {
@@ -89,22 +91,24 @@ Eigen::VectorXd AffinityEntropyGradient(const Eigen::MatrixXd& affinity, const E
   return -((p + 1) / p) * (affinity.transpose() * ux);
 }
 
-Eigen::VectorXd MaximiseAffinityEntropy(const Eigen::MatrixXd& affinity, double p,
-                                        const MaxEntropyOptions& options) {
+namespace {
+
+// FISTA with backtracking and adaptive restart on f(x) = sum (Ux)^(p+1) = p (1/p - H),
+// from the uniform strategy, for U dense or sparse. Each point's product with U is computed
+// once: y's from x's and next's (y is their linear combination), so an iteration costs two
+// products with U, not four.
+template <typename Matrix>
+Eigen::VectorXd Fista(const Matrix& affinity, double p, const MaxEntropyOptions& options) {
   const Eigen::Index n = affinity.cols();
   Eigen::VectorXd x = Eigen::VectorXd::Constant(n, 1.0 / static_cast<double>(n));
-  if (n == 1) return x;
-  // The affinity's entries far from the diagonal are e^(-d / 4σ²) of distances thousands of
-  // times σ²: many are subnormal or become so in products, and every operation on a
-  // subnormal takes a microcode assist (on the exact 500 × 17 king-of-the-hill files these
-  // iterations took 150 s instead of 2 s). Flushed to zero they change nothing above 1e-308.
-  const ScopedFlushDenormals flush;
-  // FISTA with backtracking and adaptive restart on f(x) = sum (Ux)^(p+1) = p (1/p - H).
-  // Each point's product with U is computed once: y's from x's and next's (y is their
-  // linear combination), so an iteration costs two products with U, not four.
-  const auto f = [&](const Eigen::VectorXd& uz) { return uz.array().max(0.0).pow(p + 1).sum(); };
+  // p = 1 (the default) without pow: x^2 and x^1 are exact, as pow's results are.
+  const auto f = [&](const Eigen::VectorXd& uz) {
+    return p == 1.0 ? uz.array().max(0.0).square().sum() : uz.array().max(0.0).pow(p + 1).sum();
+  };
   const auto grad = [&](const Eigen::VectorXd& uz) {
-    return ((p + 1) * (affinity.transpose() * uz.array().max(0.0).pow(p).matrix())).eval();
+    const Eigen::VectorXd powered =
+        p == 1.0 ? uz.cwiseMax(0.0) : uz.array().max(0.0).pow(p).matrix().eval();
+    return ((p + 1) * (affinity.transpose() * powered)).eval();
   };
   Eigen::VectorXd ux = affinity * x;
   Eigen::VectorXd y = x;
@@ -120,7 +124,7 @@ Eigen::VectorXd MaximiseAffinityEntropy(const Eigen::MatrixXd& affinity, double 
     double fnext = 0;
     for (int halvings = 0; halvings < 200; ++halvings) {
       next = ProjectToSimplex(y - g / lipschitz);
-      unext.noalias() = affinity * next;
+      unext = affinity * next;
       fnext = f(unext);
       const Eigen::VectorXd step = next - y;
       if (fnext <= fy + g.dot(step) + 0.5 * lipschitz * step.squaredNorm() + 1e-15) break;
@@ -144,6 +148,30 @@ Eigen::VectorXd MaximiseAffinityEntropy(const Eigen::MatrixXd& affinity, double 
     if (moved < options.tolerance) break;
   }
   return x;
+}
+
+}  // namespace
+
+Eigen::VectorXd MaximiseAffinityEntropy(const Eigen::MatrixXd& affinity, double p,
+                                        const MaxEntropyOptions& options) {
+  const Eigen::Index n = affinity.cols();
+  if (n == 1) return Eigen::VectorXd::Ones(1);
+  // The affinity's entries far from the diagonal are e^(-d / 4σ²) of distances thousands of
+  // times σ²: many are subnormal or become so in products, and every operation on a
+  // subnormal takes a microcode assist (on the exact 500 × 17 king-of-the-hill files these
+  // iterations took 150 s instead of 2 s). Flushed to zero they change nothing above 1e-308.
+  const ScopedFlushDenormals flush;
+  // Most of them are 0 or subnormal (read as 0): unless actions are alike in bulk, U is
+  // sparse, and its products cost its nonzeros. Exact clones still get bit-identical
+  // masses: their rows and columns are equal, and are summed in the same order.
+  const auto nonzeros = (affinity.array().abs() >= std::numeric_limits<double>::min()).count();
+  if (static_cast<double>(nonzeros) > options.sparse_share * static_cast<double>(n * n)) {
+    return Fista(affinity, p, options);
+  }
+  Eigen::SparseMatrix<double, Eigen::RowMajor> sparse =
+      affinity.sparseView(std::numeric_limits<double>::min(), 1.0);
+  sparse.makeCompressed();
+  return Fista(sparse, p, options);
 }
 
 Profile Targets(const NormalFormGame& game, const TargetOptions& options) {

@@ -32,6 +32,9 @@ Eigen::VectorXd AffinityEntropyGradient(const Eigen::MatrixXd& affinity, const E
 struct MaxEntropyOptions {
   double tolerance = 1e-12;  // stop when the step moves x by less (max norm)
   int64_t max_iterations = 100000;
+  // U is kept sparse when at most this share of its entries are normal numbers (the others:
+  // 0, or subnormal and read as 0); the same iterations then cost its nonzeros.
+  double sparse_share = 0.25;
 };
 
 // argmax_x H(x) over the simplex, from the uniform strategy. [RE] uses Adam (lr 1e-2); this

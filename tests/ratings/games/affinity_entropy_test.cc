@@ -156,5 +156,38 @@ TEST(AffinityEntropyTest, SubnormalAffinitiesReadAsZeroAndTheCallersModeIsKept) 
   EXPECT_GT(with_zeros[3], with_zeros[0]);
 }
 
+TEST(AffinityEntropyTest, SparseAndDenseAffinitiesGiveTheSameMaximiser) {
+  // 60 actions: three groups of exact clones (rows equal), near-clone pairs (kernel 0.3)
+  // and the rest apart (kernel 0 or subnormal). The maximiser computed with U stored dense
+  // (sparse_share 0) and sparse (1) agree to rounding (the same iterations, summed in
+  // another order), and in both the clones' masses are bit-identical.
+  const Eigen::Index n = 60;
+  const auto group = [](Eigen::Index a) { return a < 5 ? 0 : a < 8 ? 1 : a < 10 ? 2 : a; };
+  Eigen::MatrixXd k = Eigen::MatrixXd::Zero(n, n);
+  for (Eigen::Index a = 0; a < n; ++a) {
+    for (Eigen::Index b = 0; b < n; ++b) {
+      if (group(a) == group(b)) {
+        k(a, b) = 1.0;
+      } else if (group(a) / 2 == group(b) / 2 && group(a) >= 10) {
+        k(a, b) = 0.3;  // actions 10-11, 12-13, ...: near-clones
+      } else if ((a + b) % 7 == 0) {
+        k(a, b) = 1e-310;  // subnormal: read as 0
+      }
+    }
+  }
+  const Eigen::MatrixXd u = AffinityMatrix(k, 1.0);
+  const Eigen::VectorXd dense = MaximiseAffinityEntropy(u, 1.0, {.sparse_share = 0.0});
+  const Eigen::VectorXd sparse = MaximiseAffinityEntropy(u, 1.0, {.sparse_share = 1.0});
+  EXPECT_NEAR(dense.sum(), 1.0, 1e-12);
+  for (Eigen::Index a = 0; a < n; ++a) EXPECT_NEAR(dense[a], sparse[a], 1e-10) << a;
+  for (const Eigen::VectorXd* x : {&dense, &sparse}) {
+    for (Eigen::Index a = 1; a < 10; ++a) {
+      if (group(a) == group(a - 1)) {
+        EXPECT_EQ((*x)[a], (*x)[a - 1]) << a;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ratings::games
