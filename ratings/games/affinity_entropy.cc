@@ -47,9 +47,10 @@ Eigen::VectorXd ProjectToSimplex(const Eigen::VectorXd& v) {
   return (v.array() - threshold).max(0.0).matrix();
 }
 
-// sum_j ((U x)_j)^(p+1): what maximising H minimises.
-double Power(const Eigen::MatrixXd& affinity, const Eigen::VectorXd& x, double p) {
-  return (affinity * x).array().max(0.0).pow(p + 1).sum();
+// sum_j (ux_j)^(p+1) of ux = U x: what maximising H minimises. p = 1 (the default)
+// squares without pow: x^2 is exact, as pow's result is.
+double PowerOf(const Eigen::VectorXd& ux, double p) {
+  return p == 1.0 ? ux.array().max(0.0).square().sum() : ux.array().max(0.0).pow(p + 1).sum();
 }
 
 }  // namespace
@@ -82,7 +83,7 @@ Eigen::MatrixXd AffinityMatrix(const Eigen::MatrixXd& kernel, double p) {
 }
 
 double AffinityEntropy(const Eigen::MatrixXd& affinity, const Eigen::VectorXd& x, double p) {
-  return (1.0 - Power(affinity, x, p)) / p;
+  return (1.0 - PowerOf(affinity * x, p)) / p;
 }
 
 Eigen::VectorXd AffinityEntropyGradient(const Eigen::MatrixXd& affinity, const Eigen::VectorXd& x,
@@ -101,10 +102,8 @@ template <typename Matrix>
 Eigen::VectorXd Fista(const Matrix& affinity, double p, const MaxEntropyOptions& options) {
   const Eigen::Index n = affinity.cols();
   Eigen::VectorXd x = Eigen::VectorXd::Constant(n, 1.0 / static_cast<double>(n));
-  // p = 1 (the default) without pow: x^2 and x^1 are exact, as pow's results are.
-  const auto f = [&](const Eigen::VectorXd& uz) {
-    return p == 1.0 ? uz.array().max(0.0).square().sum() : uz.array().max(0.0).pow(p + 1).sum();
-  };
+  const auto f = [&](const Eigen::VectorXd& uz) { return PowerOf(uz, p); };
+  // p = 1 without pow: x^1 is exact, as pow's result is.
   const auto grad = [&](const Eigen::VectorXd& uz) {
     const Eigen::VectorXd powered =
         p == 1.0 ? uz.cwiseMax(0.0) : uz.array().max(0.0).pow(p).matrix().eval();
