@@ -51,6 +51,13 @@ const ratings::PoolHistory* LivePool::history(ratings::Model model) const {
   return i < histories_.size() && histories_[i] ? &*histories_[i] : nullptr;
 }
 
+void LivePool::BoundHistories() {
+  if (config_.history_max_agents == 0 || pool_.index().size() <= config_.history_max_agents) {
+    return;
+  }
+  for (std::optional<ratings::PoolHistory>& history : histories_) history.reset();
+}
+
 absl::StatusOr<std::unique_ptr<LivePool>> LivePool::Create(std::string name,
                                                            const LivePoolConfig& config) {
   ASSIGN_OR_RETURN(ratings::Pool pool, ratings::Pool::Create(config.options));
@@ -93,6 +100,7 @@ absl::StatusOr<LivePool::Outcome> LivePool::Apply(const ratings::Result& result,
   const absl::Span<const ratings::AgentId> ids = pool_.last_applied().agents;  // by standing
   // As result number results() - 1 of the pool: a replay draws the same weights.
   if (bootstrap_) bootstrap_->Update(pool_);
+  BoundHistories();
   for (std::optional<ratings::PoolHistory>& history : histories_) {
     if (history) history->Record(pool_, bootstrap(), time);
   }

@@ -56,6 +56,10 @@ struct LivePoolConfig {
   // Rating-history points kept per agent and model of kPerResultModels (docs/MODELS.md
   // §11): 0 = no history, else at least 4. ratingd's --history-points defaults to 128.
   size_t history_points = 0;
+  // A pool of more agents than this keeps no history: its histories are dropped at the
+  // result that takes it past the bound, and a snapshot of it restores none (MODELS.md
+  // §11.1). 0 = no bound. ratingd's --history-max-agents defaults to 10,000.
+  size_t history_max_agents = 0;
 };
 
 // The models with one delta per applied result, in the order LivePool::Apply returns their
@@ -202,6 +206,8 @@ class LivePool {
   // The histories' part of FromSnapshot and ToSnapshotWithoutGameIds: a snapshot's history
   // of a model the pool keeps no history of is dropped.
   absl::Status RestoreHistories(const v1::PoolSnapshot& s);
+  // Drops every history once the pool has more agents than config_.history_max_agents.
+  void BoundHistories();
   void SnapshotHistories(v1::PoolSnapshot& s) const;
   // Position of `model` in kPerResultModels.
   static size_t PerResultIndex(ratings::Model model);

@@ -103,6 +103,9 @@ ABSL_FLAG(absl::Duration, inactive_after, absl::InfiniteDuration(),
 ABSL_FLAG(uint64_t, history_points, 128,
           "rating-history points kept per agent and model (elo, sco, glicko2), older ones "
           "thinned; 0 = no history, else at least 4");
+ABSL_FLAG(uint64_t, history_max_agents, 10000,
+          "pools of more agents than this keep no rating history (their histories are "
+          "dropped when they pass it); 0 = no bound");
 ABSL_FLAG(double, provisional_rd, 110,
           "glicko2 entries whose rating deviation is above this are marked provisional");
 ABSL_FLAG(uint64_t, max_standings, 256, "standings allowed in one result");
@@ -183,6 +186,7 @@ absl::Status PoolConfigFromFlags(const ratingd::CommandLine& line, ratingd::Live
                      absl::FormatDuration(pool.options.inactive_after)));
   }
   pool.history_points = absl::GetFlag(FLAGS_history_points);
+  pool.history_max_agents = absl::GetFlag(FLAGS_history_max_agents);
   if (pool.history_points > 0 && pool.history_points < 4) {
     return absl::InvalidArgumentError(
         absl::StrCat("--history-points must be 0 or at least 4, got ", pool.history_points));

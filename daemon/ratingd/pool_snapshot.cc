@@ -151,6 +151,7 @@ absl::StatusOr<std::unique_ptr<LivePool>> LivePool::FromSnapshot(
   live->ml_sequence_ = s.ml_sequence();
   live->glicko2_sequence_ = s.glicko2_sequence();
   RETURN_IF_ERROR(live->RestoreHistories(s));
+  live->BoundHistories();
   // Snapshots before the time-bounded schedule solved every ml_solve_every results.
   live->ml_scheduled_results_ = s.has_ml_scheduled_results()
                                     ? s.ml_scheduled_results()

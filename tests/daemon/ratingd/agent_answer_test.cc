@@ -19,6 +19,7 @@ namespace {
 
 using ::ratings::Model;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 LivePoolConfig WithHistory() {
   LivePoolConfig config = Models(/*ml=*/true);
@@ -87,6 +88,49 @@ TEST(AgentAnswerTest, AViewSharesThePointsAndKeepsThemWhileTheHistoryGoesOn) {
   EXPECT_EQ((*first)[0].points()[0].rating, a_then[0].rating);
   EXPECT_EQ((*second)[0].points()[0].sequence, 1u);
   EXPECT_EQ((*second)[0].points()[1].sequence, 2u);
+}
+
+// --history-max-agents: at the result that brings the pool's third agent, past a bound of
+// 2, the histories are dropped; the answers give the entry alone from then on, and neither
+// the pool's snapshot nor a pool restored from it, or from a snapshot taken under the bound
+// with histories, keeps any.
+TEST(AgentAnswerTest, APoolPastTheAgentBoundKeepsNoHistory) {
+  LivePoolConfig config = WithHistory();
+  config.history_max_agents = 2;
+  Pools p;
+  LivePool& chess = p.Hold(0, "chess", config);
+  p.Play(chess, "a", "b");
+  p.Commit("chess", absl::FromUnixSeconds(1));
+  EXPECT_NE(chess.history(Model::kElo), nullptr);
+  const v1::PoolSnapshot under = chess.ToSnapshot();
+  EXPECT_EQ(under.histories_size(), 2);  // elo, sco
+  EXPECT_THAT(AgentAnswer(*p.store.Get(), AgentQuery("chess", "a", Model::kElo), Config()).body,
+              HasSubstr(R"("history":[)"));
+
+  p.Play(chess, "a", "c");
+  p.Commit("chess", absl::FromUnixSeconds(2));
+  EXPECT_EQ(chess.history(Model::kElo), nullptr);
+  EXPECT_EQ(chess.history(Model::kSco), nullptr);
+  const QueryReply reply =
+      AgentAnswer(*p.store.Get(), AgentQuery("chess", "a", Model::kElo), Config());
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_THAT(reply.body, Not(HasSubstr("history")));
+  const v1::PoolSnapshot over = chess.ToSnapshot();
+  EXPECT_EQ(over.histories_size(), 0);
+
+  absl::StatusOr<std::unique_ptr<LivePool>> restored = LivePool::FromSnapshot(over, config);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ((*restored)->history(Model::kElo), nullptr);
+  // The snapshot of two agents with histories, restored under a bound of 1: none kept.
+  config.history_max_agents = 1;
+  restored = LivePool::FromSnapshot(under, config);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ((*restored)->history(Model::kElo), nullptr);
+  config.history_max_agents = 2;  // and under the bound it was taken with: kept
+  restored = LivePool::FromSnapshot(under, config);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  ASSERT_NE((*restored)->history(Model::kElo), nullptr);
+  EXPECT_EQ((*restored)->history(Model::kElo)->Of(0).size(), 1u);
 }
 
 TEST(AgentAnswerTest, UnknownPoolModelOffAndUnknownAgent) {
