@@ -19,51 +19,54 @@ absl::StatusOr<PoolHistory> PoolHistory::Create(Model model, size_t capacity) {
   return PoolHistory(model, capacity);
 }
 
-HistoryPoint PoolHistory::Point(const Pool& pool, const OnlineBootstrap* bootstrap,
-                                AgentId a) const {
+void PoolHistory::Write(const Pool& pool, const OnlineBootstrap* bootstrap, AgentId a,
+                        std::optional<absl::Time> time, HistoryPoint& p) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  HistoryPoint p{.sequence = pool.results(), .rating = kNaN, .ci_low = kNaN, .ci_high = kNaN};
+  double rating = kNaN;
+  RatingInterval interval{.low = kNaN, .high = kNaN};
   switch (model_) {
     case Model::kElo:
-      p.rating = pool.elo()->Rating(a);
-      if (bootstrap != nullptr && bootstrap->has_elo()) {
-        const RatingInterval i = bootstrap->EloInterval(a, p.rating);
-        p.ci_low = i.low;
-        p.ci_high = i.high;
-      }
+      rating = pool.elo()->Rating(a);
+      if (bootstrap != nullptr && bootstrap->has_elo())
+        interval = bootstrap->EloInterval(a, rating);
       break;
     case Model::kSco:
-      p.rating = pool.sco()->Rating(a);
-      if (bootstrap != nullptr && bootstrap->has_sco()) {
-        const RatingInterval i = bootstrap->ScoInterval(a, p.rating);
-        p.ci_low = i.low;
-        p.ci_high = i.high;
-      }
+      rating = pool.sco()->Rating(a);
+      if (bootstrap != nullptr && bootstrap->has_sco())
+        interval = bootstrap->ScoInterval(a, rating);
       break;
-    case Model::kGlicko2: {
-      p.rating = pool.glicko2()->Rating(a);
-      const RatingInterval i = pool.glicko2()->Interval(a);
-      p.ci_low = i.low;
-      p.ci_high = i.high;
+    case Model::kGlicko2:
+      rating = pool.glicko2()->Rating(a);
+      interval = pool.glicko2()->Interval(a);
       break;
-    }
     case Model::kMl:
       break;  // refused by Create
   }
-  return p;
+  p.sequence = pool.results();
+  p.time = time;
+  p.rating = rating;
+  p.ci_low = interval.low;
+  p.ci_high = interval.high;
 }
 
 void PoolHistory::Record(const Pool& pool, const OnlineBootstrap* bootstrap,
                          std::optional<absl::Time> time) {
   for (const AgentId a : pool.last_applied().agents) {
-    while (histories_.size() <= a) histories_.emplace_back(capacity_);
-    HistoryPoint p = Point(pool, bootstrap, a);
-    p.time = time;
-    histories_[a].Add(p);
+    if (staged_.full()) Flush();
+    Write(pool, bootstrap, a, time, staged_.Append(a));
   }
 }
 
+void PoolHistory::Flush() const {
+  if (staged_.empty()) return;
+  staged_.Drain([&](AgentId a, const HistoryPoint& p) {
+    while (histories_.size() <= a) histories_.emplace_back(capacity_);
+    histories_[a].Add(p);
+  });
+}
+
 PoolHistoryState PoolHistory::ExportState() const {
+  Flush();
   PoolHistoryState state;
   state.counts.reserve(histories_.size());
   for (const RatingHistory& h : histories_) {
@@ -74,6 +77,7 @@ PoolHistoryState PoolHistory::ExportState() const {
 }
 
 absl::Status PoolHistory::Restore(const PoolHistoryState& state) {
+  Flush();  // then replaced
   uint64_t total = 0;
   for (const uint32_t c : state.counts) total += c;
   if (total != state.points.size()) {
@@ -100,10 +104,12 @@ absl::Status PoolHistory::Restore(const PoolHistoryState& state) {
 }
 
 absl::Span<const HistoryPoint> PoolHistory::Of(AgentId a) const {
+  Flush();
   return a < histories_.size() ? histories_[a].points() : absl::Span<const HistoryPoint>();
 }
 
 HistoryRun PoolHistory::Share(AgentId a) const {
+  Flush();
   return a < histories_.size() ? histories_[a].Share() : HistoryRun();
 }
 

@@ -1,5 +1,7 @@
 // Every agent's bounded rating history in one model of a pool (docs/MODELS.md §11): after
-// each result, a point for each of its agents, thinned per agent by RatingHistory.
+// each result, a point for each of its agents, thinned per agent by RatingHistory. The points
+// are staged and reach the agents' histories in bursts (PointLog, §11.2); every reader below
+// sees them all.
 //
 //   ASSIGN_OR_RETURN(PoolHistory history, PoolHistory::Create(Model::kElo, 128));
 //   pool.Apply(result, time);
@@ -17,6 +19,7 @@
 #include "absl/types/span.h"
 #include "ratings/model.h"
 #include "ratings/online_bootstrap.h"
+#include "ratings/point_log.h"
 #include "ratings/pool.h"
 #include "ratings/rating_history.h"
 
@@ -47,7 +50,10 @@ class PoolHistory {
   // run for an agent with none.
   HistoryRun Share(AgentId a) const;
   // Agents with an entry (ids below this may still have no points).
-  size_t size() const { return histories_.size(); }
+  size_t size() const {
+    Flush();
+    return histories_.size();
+  }
   Model model() const { return model_; }
 
   PoolHistoryState ExportState() const;
@@ -60,11 +66,18 @@ class PoolHistory {
 
  private:
   PoolHistory(Model model, size_t capacity) : model_(model), capacity_(capacity) {}
-  HistoryPoint Point(const Pool& pool, const OnlineBootstrap* bootstrap, AgentId a) const;
+  // Writes every field of agent a's point after the result just applied, in place.
+  void Write(const Pool& pool, const OnlineBootstrap* bootstrap, AgentId a,
+             std::optional<absl::Time> time, HistoryPoint& p) const;
+
+  // Moves the staged points into the agents' histories. Const because every reader calls it
+  // first: the staged points are part of the histories' value, only not yet in place.
+  void Flush() const;
 
   Model model_;
   size_t capacity_;
-  std::vector<RatingHistory> histories_;  // by agent id
+  mutable std::vector<RatingHistory> histories_;  // by agent id
+  mutable PointLog staged_;
 };
 
 }  // namespace ratings

@@ -2,9 +2,30 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
+#include <new>
+#include <type_traits>
 #include <utility>
 
 namespace ratings {
+namespace {
+
+static_assert(std::is_trivially_copyable_v<HistoryPoint> &&
+              std::is_trivially_destructible_v<HistoryPoint>);
+
+// Room for n points, not initialised: every point is written before it is read, and
+// initialising a buffer first would write it twice. The points come to life in the bytes
+// (HistoryPoint is trivially copyable, an implicit-lifetime type).
+struct alignas(HistoryPoint) PointBytes {
+  std::byte bytes[sizeof(HistoryPoint)];
+};
+std::shared_ptr<HistoryPoint[]> NewBuffer(size_t n) {
+  std::shared_ptr<PointBytes[]> raw = std::make_shared_for_overwrite<PointBytes[]>(n);
+  HistoryPoint* points = std::launder(reinterpret_cast<HistoryPoint*>(raw.get()));
+  return {std::move(raw), points};
+}
+
+}  // namespace
 
 RatingHistory::RatingHistory(size_t capacity) : capacity_(capacity) { assert(capacity >= 4); }
 
@@ -15,7 +36,7 @@ RatingHistory::RatingHistory(const RatingHistory& other) : capacity_(other.capac
 RatingHistory& RatingHistory::operator=(const RatingHistory& other) {
   if (this == &other) return *this;
   capacity_ = other.capacity_;
-  buffer_ = std::make_shared<HistoryPoint[]>(other.reserved_);
+  buffer_ = NewBuffer(other.reserved_);
   std::copy(other.buffer_.get(), other.buffer_.get() + other.size_, buffer_.get());
   size_ = other.size_;
   reserved_ = other.reserved_;
@@ -41,7 +62,7 @@ void RatingHistory::Reallocate(size_t reserved, bool thin) {
   // to grow) the points move to a new buffer, and the runs keep the old one as it was.
   std::shared_ptr<HistoryPoint[]> fresh;
   if (!thin || shared_) {
-    fresh = std::make_shared<HistoryPoint[]>(reserved);
+    fresh = NewBuffer(reserved);
     shared_ = false;
   }
   HistoryPoint* to = fresh != nullptr ? fresh.get() : buffer_.get();
@@ -55,13 +76,13 @@ void RatingHistory::Reallocate(size_t reserved, bool thin) {
   reserved_ = reserved;
 }
 
-void RatingHistory::Add(const HistoryPoint& point) {
+HistoryPoint& RatingHistory::Append() {
   if (size_ >= capacity_) {
     Reallocate(reserved_, /*thin=*/true);
   } else if (size_ == reserved_) {  // grow, never past the capacity
     Reallocate(std::min(capacity_, std::max<size_t>(4, 2 * size_)), /*thin=*/false);
   }
-  buffer_[size_++] = point;
+  return buffer_[size_++];
 }
 
 }  // namespace ratings

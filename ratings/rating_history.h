@@ -55,7 +55,12 @@ class RatingHistory {
   // Appends `point` (its sequence is expected to grow from one point to the next); when the
   // history holds `capacity` points, first keeps only the even positions (0, 2, ...) of
   // the oldest ⌊capacity/2⌋ points. O(capacity) then, O(1) otherwise.
-  void Add(const HistoryPoint& point);
+  void Add(const HistoryPoint& point) { Append() = point; }
+  // Add without the point: makes room for it as Add does and returns it, for the caller to
+  // write every field of (its content is unspecified until then). Writing the fields in place
+  // spares the copy of a point just built, whose read back from memory stalls behind the stores
+  // before it.
+  HistoryPoint& Append();
 
   // Oldest first.
   absl::Span<const HistoryPoint> points() const { return {buffer_.get(), size_}; }
