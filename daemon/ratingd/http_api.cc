@@ -58,6 +58,7 @@ void Reply(struct mg_connection* conn, int status, std::string_view type, std::s
                        : status == 400 ? "Bad Request"
                        : status == 404 ? "Not Found"
                        : status == 409 ? "Conflict"
+                       : status == 429 ? "Too Many Requests"
                        : status == 503 ? "Service Unavailable"
                                        : "Error";
   const auto view = [](std::string_view v) { return absl::string_view(v.data(), v.size()); };
@@ -174,8 +175,9 @@ absl::StatusOr<Query> ParseSuggestRequest(const std::string& path, const std::st
 
 class HttpApi::Handler : public CivetHandler {
  public:
-  Handler(const HttpSources& sources, EventStreams* events, AnswerCache* answers)
-      : sources_(sources), events_(events), answers_(answers) {}
+  Handler(const HttpSources& sources, EventStreams* events, AnswerCache* answers,
+          ReadBudget* budget)
+      : sources_(sources), events_(events), answers_(answers), budget_(budget) {}
 
   bool handleGet(CivetServer* /*server*/, struct mg_connection* conn) override {
     const mg_request_info* info = mg_get_request_info(conn);
@@ -192,71 +194,106 @@ class HttpApi::Handler : public CivetHandler {
       const auto [ready, why_not] = sources_.readiness->Get();
       Reply(conn, ready ? 200 : 503, "text/plain",
             ready ? "ready\n" : absl::StrCat("not ready: ", why_not, "\n"));
-    } else if (path == "/v1/pools" || path == "/v1/pools/") {
+    } else if (absl::EndsWith(path, kEventsSuffix)) {
+      Answer(conn, path);  // the event streams have their own bound (--max-event-streams)
+    } else if (Admit(conn)) {
+      Answer(conn, path);
+    }
+    return true;
+  }
+
+ private:
+  // Waits for the request's turn in the budget (ReadBudget), or refuses it with 429: false.
+  bool Admit(struct mg_connection* conn) {
+    const std::optional<absl::Duration> wait = budget_->Take();
+    if (!wait.has_value()) {
+      if (sources_.metrics != nullptr) sources_.metrics->Throttled(/*refused=*/true).Increment();
+      Reply(conn, 429, "application/json",
+            JsonErrorReply(429,
+                           absl::StrCat("over this instance's budget of ", budget_->options().rate,
+                                        " answers a second (--http-max-rps); retry later"))
+                    .body +
+                "\n",
+            "Retry-After: 1\r\n");
+      return false;
+    }
+    if (*wait > absl::ZeroDuration()) {
+      if (sources_.metrics != nullptr) sources_.metrics->Throttled(/*refused=*/false).Increment();
+      absl::SleepFor(*wait);
+    }
+    return true;
+  }
+
+  // The /v1/ requests, and the 404 of any other path.
+  void Answer(struct mg_connection* conn, const std::string& path) {
+    if (path == "/v1/pools" || path == "/v1/pools/") {
       ReplyJson(conn, PoolsAnswer(*sources_.views->Get()));
     } else if (path == "/v1/events") {
       StartStream(conn, Query{});
     } else if (absl::StartsWith(path, kPoolsPrefix) &&
                path.find(kAgentsInfix, std::strlen(kPoolsPrefix)) != std::string::npos) {
-      std::string model;
-      CivetServer::getParam(conn, "model", model);
-      absl::StatusOr<Query> query = ParseAgentRequest(path, model);
-      if (!query.ok()) {
-        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
-        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-      } else {
-        ReplyJson(conn, AgentAnswer(*sources_.views->Get(), *query, *sources_.config));
-      }
+      AnswerAgent(conn, path);
     } else if (absl::EndsWith(path, kEventsSuffix)) {
-      std::string model, limit;
-      CivetServer::getParam(conn, "model", model);
-      CivetServer::getParam(conn, "limit", limit);
-      absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit, kEventsSuffix);
-      if (!query.ok()) {
-        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
-        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-        return true;
-      }
-      // Unknown pool, model off, ml refused: the leaderboard's error, before any stream.
-      const QueryReply now =
-          LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_);
-      if (now.status != 200) {
-        ReplyJson(conn, now);
-      } else {
-        StartStream(conn, *query);
-      }
+      AnswerPoolEvents(conn, path);
     } else if (absl::EndsWith(path, kSuggestSuffix)) {
-      std::string strategy, n, exploration, seed;
-      CivetServer::getParam(conn, "strategy", strategy);
-      CivetServer::getParam(conn, "n", n);
-      CivetServer::getParam(conn, "exploration", exploration);
-      CivetServer::getParam(conn, "seed", seed);
-      absl::StatusOr<Query> query = ParseSuggestRequest(path, strategy, n, exploration, seed);
-      if (!query.ok()) {
-        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
-        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-      } else {
-        ReplyJson(conn, SuggestAnswer(*sources_.views->Get(), *query, *sources_.config,
-                                      sources_.metrics));
-      }
+      AnswerSuggest(conn, path);
     } else {
-      std::string model, limit, include;
-      CivetServer::getParam(conn, "model", model);
-      CivetServer::getParam(conn, "limit", limit);
-      CivetServer::getParam(conn, "include_inactive", include);
-      absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit);
-      if (query.ok()) {
-        if (absl::Status s = ParseIncludeInactive(include, *query); !s.ok()) query = s;
-      }
-      if (!query.ok()) {
-        const int status = absl::IsNotFound(query.status()) ? 404 : 400;
-        ReplyJson(conn, JsonErrorReply(status, std::string(query.status().message())));
-      } else {
-        ReplyJson(conn,
-                  LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_));
-      }
+      AnswerLeaderboard(conn, path);
     }
-    return true;
+  }
+
+  static void ReplyQueryError(struct mg_connection* conn, const absl::Status& status) {
+    ReplyJson(conn,
+              JsonErrorReply(absl::IsNotFound(status) ? 404 : 400, std::string(status.message())));
+  }
+
+  void AnswerAgent(struct mg_connection* conn, const std::string& path) {
+    std::string model;
+    CivetServer::getParam(conn, "model", model);
+    absl::StatusOr<Query> query = ParseAgentRequest(path, model);
+    if (!query.ok()) return ReplyQueryError(conn, query.status());
+    ReplyJson(conn, AgentAnswer(*sources_.views->Get(), *query, *sources_.config));
+  }
+
+  void AnswerPoolEvents(struct mg_connection* conn, const std::string& path) {
+    std::string model, limit;
+    CivetServer::getParam(conn, "model", model);
+    CivetServer::getParam(conn, "limit", limit);
+    absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit, kEventsSuffix);
+    if (!query.ok()) return ReplyQueryError(conn, query.status());
+    // Unknown pool, model off, ml refused: the leaderboard's error, before any stream.
+    const QueryReply now =
+        LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_);
+    if (now.status != 200) {
+      ReplyJson(conn, now);
+    } else {
+      StartStream(conn, *query);
+    }
+  }
+
+  void AnswerSuggest(struct mg_connection* conn, const std::string& path) {
+    std::string strategy, n, exploration, seed;
+    CivetServer::getParam(conn, "strategy", strategy);
+    CivetServer::getParam(conn, "n", n);
+    CivetServer::getParam(conn, "exploration", exploration);
+    CivetServer::getParam(conn, "seed", seed);
+    absl::StatusOr<Query> query = ParseSuggestRequest(path, strategy, n, exploration, seed);
+    if (!query.ok()) return ReplyQueryError(conn, query.status());
+    ReplyJson(conn,
+              SuggestAnswer(*sources_.views->Get(), *query, *sources_.config, sources_.metrics));
+  }
+
+  void AnswerLeaderboard(struct mg_connection* conn, const std::string& path) {
+    std::string model, limit, include;
+    CivetServer::getParam(conn, "model", model);
+    CivetServer::getParam(conn, "limit", limit);
+    CivetServer::getParam(conn, "include_inactive", include);
+    absl::StatusOr<Query> query = ParseLeaderboardRequest(path, model, limit);
+    if (query.ok()) {
+      if (absl::Status s = ParseIncludeInactive(include, *query); !s.ok()) query = s;
+    }
+    if (!query.ok()) return ReplyQueryError(conn, query.status());
+    ReplyJson(conn, LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_));
   }
 
  private:
@@ -271,12 +308,13 @@ class HttpApi::Handler : public CivetHandler {
   HttpSources sources_;
   EventStreams* events_;
   AnswerCache* answers_;
+  ReadBudget* budget_;
 };
 
 absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& address,
                                                         const HttpSources& sources,
-                                                        const EventOptions& events,
-                                                        int worker_nice) {
+                                                        const EventOptions& events, int worker_nice,
+                                                        const ReadBudgetOptions& budget) {
   if (worker_nice < 0 || worker_nice > kMaxWorkerNice) {
     return absl::InvalidArgumentError(
         absl::StrCat("--http-nice must be in [0, ", kMaxWorkerNice, "] (got ", worker_nice, ")"));
@@ -285,7 +323,9 @@ absl::StatusOr<std::unique_ptr<HttpApi>> HttpApi::Start(const std::string& addre
   api->worker_nice_ = worker_nice;
   api->events_ = std::make_unique<EventStreams>(sources.views, sources.config, events,
                                                 sources.metrics, &api->answers_);
-  api->handler_ = std::make_unique<Handler>(sources, api->events_.get(), &api->answers_);
+  api->budget_ = std::make_unique<ReadBudget>(budget, &api->clock_);
+  api->handler_ =
+      std::make_unique<Handler>(sources, api->events_.get(), &api->answers_, api->budget_.get());
   // request_timeout_ms bounds a write too: a stream whose client stops reading is dropped
   // once its socket buffers are full and a write has waited that long.
   const std::vector<std::string> options = {

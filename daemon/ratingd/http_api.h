@@ -12,10 +12,12 @@
 
 #include "absl/status/statusor.h"
 #include "daemon/ratingd/answer_cache.h"
+#include "daemon/ratingd/clock.h"
 #include "daemon/ratingd/daemon_config.h"
 #include "daemon/ratingd/http_events.h"
 #include "daemon/ratingd/http_query.h"
 #include "daemon/ratingd/metrics.h"
+#include "daemon/ratingd/read_budget.h"
 #include "daemon/ratingd/readiness.h"
 #include "daemon/ratingd/view_store.h"
 
@@ -36,11 +38,13 @@ class HttpApi {
   // Listens on `address` (host:port; port 0 picks a free one), with a thread per possible
   // event stream besides kRequestThreads for the other requests. The threads that answer
   // run at nice `worker_nice` (0..19, --http-nice; ARCHITECTURE.md §3); the rest of the
-  // process keeps its own.
+  // process keeps its own. Every request but the event streams takes its turn in `budget`
+  // (--http-max-rps; none by default here).
   static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
                                                         const HttpSources& sources,
                                                         const EventOptions& events = {},
-                                                        int worker_nice = 0);
+                                                        int worker_nice = 0,
+                                                        const ReadBudgetOptions& budget = {});
   // Ends the event streams, then stops the server.
   ~HttpApi();
   int port() const { return port_; }
@@ -54,6 +58,8 @@ class HttpApi {
   HttpApi() = default;
   class Handler;
   AnswerCache answers_;  // before the streams and the handler, which use it
+  SystemClock clock_;
+  std::unique_ptr<ReadBudget> budget_;
   int worker_nice_ = 0;
   std::unique_ptr<EventStreams> events_;
   std::unique_ptr<Handler> handler_;

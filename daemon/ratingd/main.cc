@@ -2,6 +2,7 @@
 // Daemon::Run, with the metrics exposer and the HTTP API beside it.
 #include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -79,6 +80,10 @@ ABSL_FLAG(uint64_t, max_event_streams, 256,
 ABSL_FLAG(int32_t, http_nice, 0,
           "nice value (0..19) of the HTTP threads; higher lets ingesting go first when the "
           "cores are busy, at the cost of the answers' latency");
+ABSL_FLAG(uint64_t, http_max_rps, 5000,
+          "answers a second the HTTP API gives at most, in bursts of a tenth of that (the event "
+          "streams apart): a request over it waits its turn, up to 1 s, then gets 429; "
+          "0 = no bound");
 ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
@@ -272,6 +277,12 @@ absl::StatusOr<ratingd::EventOptions> EventOptionsFromFlags() {
   return options;
 }
 
+// The HTTP API's answer budget from --http-max-rps (ARCHITECTURE.md §3).
+ratingd::ReadBudgetOptions ReadBudgetFromFlags() {
+  const auto rate = static_cast<double>(absl::GetFlag(FLAGS_http_max_rps));
+  return {.rate = rate, .burst = std::max(1.0, rate / 10), .max_wait = absl::Seconds(1)};
+}
+
 // Metrics, the daemon and its HTTP API until a signal: the exit code.
 int Serve(const ratingd::DaemonConfig& config) {
   const absl::StatusOr<ratingd::EventOptions> events = EventOptionsFromFlags();
@@ -290,12 +301,13 @@ int Serve(const ratingd::DaemonConfig& config) {
   absl::StatusOr<std::unique_ptr<ratingd::Daemon>> daemon =
       ratingd::Daemon::Create(config, &metrics);
   if (!daemon.ok()) return Fail(std::string(daemon.status().message()));
-  auto http = ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address),
-                                      {.views = &(*daemon)->views(),
-                                       .readiness = &(*daemon)->readiness(),
-                                       .config = &(*daemon)->config(),
-                                       .metrics = &metrics},
-                                      *events, absl::GetFlag(FLAGS_http_nice));
+  auto http =
+      ratingd::HttpApi::Start(absl::GetFlag(FLAGS_http_address),
+                              {.views = &(*daemon)->views(),
+                               .readiness = &(*daemon)->readiness(),
+                               .config = &(*daemon)->config(),
+                               .metrics = &metrics},
+                              *events, absl::GetFlag(FLAGS_http_nice), ReadBudgetFromFlags());
   if (!http.ok()) return Fail(std::string(http.status().message()));
   std::signal(SIGTERM, OnSignal);
   std::signal(SIGINT, OnSignal);

@@ -162,6 +162,11 @@ void Metrics::RegisterPoolMetrics(prometheus::Registry& r) {
   for (const char* strategy : {"uniform", "ucb", "ml"}) {
     suggestions_family_->Add({{"strategy", strategy}});
   }
+  auto& throttled = CounterFamily(r, "ratingd_http_throttled_total",
+                                  "HTTP requests over the answer budget (--http-max-rps): "
+                                  "waited for their turn, or refused with 429");
+  waited_ = &throttled.Add({{"outcome", "waited"}});
+  refused_ = &throttled.Add({{"outcome", "refused"}});
   event_streams_ =
       &NewGauge(r, "ratingd_event_streams", "Server-Sent Events streams open on the HTTP API");
   top_rating_family_ = &GaugeFamily(r, "ratingd_top_agent_rating",

@@ -83,6 +83,9 @@ class Metrics {
   prometheus::Gauge& ml_refused_pools() { return *ml_refused_; }
   // HTTP: suggestions answered, by strategy (uniform, ucb, ml); any thread.
   prometheus::Counter& Suggestions(const std::string& strategy);
+  // HTTP: requests over the answer budget (--http-max-rps), `waited` for their turn or
+  // `refused` with 429; any thread.
+  prometheus::Counter& Throttled(bool refused) { return refused ? *refused_ : *waited_; }
   // HTTP: event streams open (/v1/events, /v1/pools/{pool}/events); any thread.
   prometheus::Gauge& event_streams() { return *event_streams_; }
   // Removes the gauges of a partition or pool handed to another instance, so that a
@@ -120,6 +123,8 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* top_changes_family_;
   prometheus::Family<prometheus::Counter>* transactions_family_;
   prometheus::Family<prometheus::Counter>* suggestions_family_;
+  prometheus::Counter* waited_;
+  prometheus::Counter* refused_;
   prometheus::Family<prometheus::Gauge>* top_rating_family_;
   prometheus::Family<prometheus::Gauge>* top_ci_low_family_;
   prometheus::Family<prometheus::Gauge>* top_ci_high_family_;

@@ -127,7 +127,7 @@ std::vector<std::string> Leaderboards(const std::vector<std::string>& events) {
 }
 
 struct Server {
-  explicit Server(EventOptions events, int worker_nice = 0) {
+  explicit Server(EventOptions events, int worker_nice = 0, ReadBudgetOptions budget = {}) {
     LivePool& chess = pools.Hold(0, "chess");
     pools.Play(chess, "a", "b");
     pools.Commit("chess", absl::FromUnixSeconds(1));
@@ -135,7 +135,7 @@ struct Server {
     api = *HttpApi::Start(
         "127.0.0.1:0",
         {.views = &pools.store, .readiness = &readiness, .config = &config, .metrics = &metrics},
-        events, worker_nice);
+        events, worker_nice, budget);
   }
   // One more result in chess, committed.
   void Play() {
@@ -347,6 +347,30 @@ TEST(HttpApiKeepAliveTest, OneConnectionCarriesManyAnswersUntilIdleOrAskedToClos
   Client once(s.api->port(), "/healthz", "Connection: close\r\n");
   ASSERT_TRUE(once.ReadToEnd(std::chrono::milliseconds(HttpApi::kKeepAliveMs / 2)));
   EXPECT_THAT(once.received(), ::testing::EndsWith("\r\n\r\nok\n"));
+}
+
+// --http-max-rps: a budget of one answer every 100 s with no wait allowed: the first answer
+// is served, the next request on the same connection gets 429 with Retry-After and a JSON
+// error, and is counted; probes and event streams are not budgeted.
+TEST(HttpApiBudgetTest, OverTheBudgetIs429AndProbesAndStreamsAreNotCounted) {
+  Server s(Fast(), 0, {.rate = 0.01, .burst = 1, .max_wait = absl::ZeroDuration()});
+  Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
+  ASSERT_TRUE(c.ReadUntil("}\n", std::chrono::seconds(5)));
+  EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 200 OK\r\n"));
+  const size_t first = c.received().size();
+  c.Send("/v1/pools");
+  ASSERT_TRUE(c.ReadUntil("retry later\"}\n", std::chrono::seconds(5)));
+  const std::string refused = c.received().substr(first);
+  EXPECT_THAT(refused, StartsWith("HTTP/1.1 429 Too Many Requests\r\n"));
+  EXPECT_THAT(refused, HasSubstr("Retry-After: 1\r\n"));
+  EXPECT_THAT(refused, HasSubstr("budget of 0.01 answers a second (--http-max-rps)"));
+  EXPECT_EQ(s.metrics.Throttled(/*refused=*/true).Value(), 1);
+  Client probe(s.api->port(), "/healthz", "Connection: close\r\n");
+  ASSERT_TRUE(probe.ReadToEnd(std::chrono::seconds(5)));
+  EXPECT_THAT(probe.received(), StartsWith("HTTP/1.1 200 OK\r\n"));
+  Client stream(s.api->port(), "/v1/pools/chess/events?model=elo");
+  ASSERT_TRUE(stream.ReadUntil("event: leaderboard", std::chrono::seconds(5)));
+  EXPECT_EQ(s.metrics.Throttled(/*refused=*/true).Value(), 1);
 }
 
 TEST(HttpPageTest, ServesThePageFilesWithAPolicyAndNothingElse) {

@@ -1,0 +1,24 @@
+#include "daemon/ratingd/read_budget.h"
+
+#include <algorithm>
+
+namespace ratingd {
+
+ReadBudget::ReadBudget(const ReadBudgetOptions& options, const Clock* clock)
+    : options_(options), clock_(clock) {}
+
+std::optional<absl::Duration> ReadBudget::Take() {
+  if (options_.rate <= 0) return absl::ZeroDuration();
+  const absl::Duration interval = absl::Seconds(1.0 / options_.rate);
+  const absl::Duration tolerance = interval * (std::max(options_.burst, 1.0) - 1.0);
+  const absl::Time now = clock_->Now();
+  MutexLock lock(&mu_);
+  // The answer's theoretical start; it may start for real `tolerance` earlier.
+  const absl::Time start = std::max(theoretical_, now);
+  const absl::Duration wait = std::max(start - tolerance - now, absl::ZeroDuration());
+  if (wait > options_.max_wait) return std::nullopt;
+  theoretical_ = start + interval;
+  return wait;
+}
+
+}  // namespace ratingd

@@ -1,0 +1,45 @@
+// The HTTP API's budget of answers (--http-max-rps; ARCHITECTURE.md §3): at most `rate`
+// answers a second on average, in bursts of at most `burst`, so that clients polling as fast
+// as they can take a bounded share of the cores the consumer thread needs. A request beyond
+// the budget waits its turn (the worker sleeps, taking no CPU) up to `max_wait`; past that it
+// is refused (429). The generic cell rate algorithm: each answer moves a theoretical time
+// forward by 1/rate, and one may start once that time is at most burst/rate ahead of now.
+//
+//   ReadBudget budget({.rate = 5000, .burst = 500, .max_wait = absl::Seconds(1)}, &clock);
+//   if (std::optional<absl::Duration> wait = budget.Take()) { absl::SleepFor(*wait); answer }
+//   else { 429 }
+#pragma once
+
+#include <optional>
+
+#include "absl/time/time.h"
+#include "daemon/ratingd/clock.h"
+#include "daemon/ratingd/mutex.h"
+
+namespace ratingd {
+
+struct ReadBudgetOptions {
+  double rate = 0;   // answers a second; 0 = no budget (Take always returns zero)
+  double burst = 1;  // answers that may start at once; at least 1
+  absl::Duration max_wait = absl::Seconds(1);
+};
+
+// Thread-safe.
+class ReadBudget {
+ public:
+  // `clock` must outlive the budget.
+  ReadBudget(const ReadBudgetOptions& options, const Clock* clock);
+
+  // One answer's turn: how long the caller must wait before it starts (zero: now), or nullopt
+  // if that would be longer than max_wait (then nothing is taken).
+  std::optional<absl::Duration> Take();
+  const ReadBudgetOptions& options() const { return options_; }
+
+ private:
+  const ReadBudgetOptions options_;
+  const Clock* clock_;
+  Mutex mu_;
+  absl::Time theoretical_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+};
+
+}  // namespace ratingd

@@ -1,0 +1,66 @@
+// ReadBudget (read_budget.h): the generic cell rate algorithm on a fake clock. Expected waits
+// by hand: at 10 answers a second one answer takes 100 ms of the budget; a burst of 3 lets
+// three start at once, and the k-th (k > 3) of requests arriving together waits (k - 3) ×
+// 100 ms.
+#include "daemon/ratingd/read_budget.h"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/fakes/fake_clock.h"
+
+namespace ratingd::testing {
+namespace {
+
+TEST(ReadBudgetTest, ABurstStartsAtOnceThenEachWaitsItsTurn) {
+  FakeClock clock;
+  ReadBudget budget({.rate = 10, .burst = 3, .max_wait = absl::Milliseconds(250)}, &clock);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(budget.Take(), absl::ZeroDuration()) << i;
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(100));
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(200));
+  EXPECT_EQ(budget.Take(), std::nullopt);  // 300 ms > 250 ms: refused, nothing taken
+  EXPECT_EQ(budget.Take(), std::nullopt);
+  clock.Advance(absl::Milliseconds(100));  // one turn has passed
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(200));
+  clock.Advance(absl::Seconds(10));  // idle: the whole burst again, no more
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(budget.Take(), absl::ZeroDuration()) << i;
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(100));
+}
+
+TEST(ReadBudgetTest, RequestsAtTheRateNeverWait) {
+  FakeClock clock;
+  ReadBudget budget({.rate = 2000, .burst = 1, .max_wait = absl::ZeroDuration()}, &clock);
+  for (int i = 0; i < 10'000; ++i) {
+    ASSERT_EQ(budget.Take(), absl::ZeroDuration()) << i;
+    clock.Advance(absl::Microseconds(500));
+  }
+  EXPECT_EQ(budget.Take(), absl::ZeroDuration());
+  EXPECT_EQ(budget.Take(), std::nullopt);  // the second in the same instant
+}
+
+TEST(ReadBudgetTest, NoRateIsNoBudget) {
+  FakeClock clock;
+  ReadBudget budget({}, &clock);
+  for (int i = 0; i < 1'000; ++i) ASSERT_EQ(budget.Take(), absl::ZeroDuration());
+}
+
+// From many threads at once (TSan): every turn is handed out once, so n requests at one
+// instant wait 0, 1, ..., n - 1 intervals between them, whatever the order.
+TEST(ReadBudgetTest, ThreadsShareTheTurns) {
+  FakeClock clock;
+  ReadBudget budget({.rate = 1000, .burst = 1, .max_wait = absl::Seconds(10)}, &clock);
+  std::atomic<int64_t> total_us{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 250; ++i) total_us += absl::ToInt64Microseconds(*budget.Take());
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(total_us.load(), int64_t{1000} * 999 / 2 * 1000);  // Σ k ms, k < 1000
+}
+
+}  // namespace
+}  // namespace ratingd::testing
