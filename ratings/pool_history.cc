@@ -27,13 +27,15 @@ void PoolHistory::Write(const Pool& pool, const OnlineBootstrap* bootstrap, Agen
   switch (model_) {
     case Model::kElo:
       rating = pool.elo()->Rating(a);
-      if (bootstrap != nullptr && bootstrap->has_elo())
+      if (bootstrap != nullptr && bootstrap->has_elo()) {
         interval = bootstrap->EloInterval(a, rating);
+      }
       break;
     case Model::kSco:
       rating = pool.sco()->Rating(a);
-      if (bootstrap != nullptr && bootstrap->has_sco())
+      if (bootstrap != nullptr && bootstrap->has_sco()) {
         interval = bootstrap->ScoInterval(a, rating);
+      }
       break;
     case Model::kGlicko2:
       rating = pool.glicko2()->Rating(a);

@@ -32,6 +32,8 @@ struct PoolHistoryState {
   std::vector<HistoryPoint> points;
 };
 
+// One thread only, even for its const readers, which move the staged points into place; the
+// runs Share returns may be read on any thread (RatingHistory::Share).
 class PoolHistory {
  public:
   // InvalidArgument for ml (its ranking is a lottery solved now and then, not a rating

@@ -80,7 +80,7 @@ ABSL_FLAG(uint64_t, max_event_streams, 256,
 ABSL_FLAG(int32_t, http_nice, 0,
           "nice value (0..19) of the HTTP threads; higher lets ingesting go first when the "
           "cores are busy, at the cost of the answers' latency");
-ABSL_FLAG(uint64_t, http_max_rps, 5000,
+ABSL_FLAG(uint64_t, http_max_rps, 2500,
           "answers a second the HTTP API gives at most, in bursts of a tenth of that (the event "
           "streams apart): a request over it waits its turn, up to 1 s, then gets 429; "
           "0 = no bound");
