@@ -69,8 +69,8 @@ void Reply(struct mg_connection* conn, int status, std::string_view type, std::s
   mg_write(conn, answer.data(), answer.size());
 }
 
-void ReplyJson(struct mg_connection* conn, const QueryReply& reply) {
-  Reply(conn, reply.status, "application/json", reply.body + "\n");
+void ReplyJson(struct mg_connection* conn, const QueryReply& reply, std::string_view headers = "") {
+  Reply(conn, reply.status, "application/json", reply.body + "\n", headers);
 }
 
 }  // namespace
@@ -208,13 +208,11 @@ class HttpApi::Handler : public CivetHandler {
     const std::optional<absl::Duration> wait = budget_->Take();
     if (!wait.has_value()) {
       if (sources_.metrics != nullptr) sources_.metrics->Throttled(/*refused=*/true).Increment();
-      Reply(conn, 429, "application/json",
-            JsonErrorReply(429,
-                           absl::StrCat("over this instance's budget of ", budget_->options().rate,
-                                        " answers a second (--http-max-rps); retry later"))
-                    .body +
-                "\n",
-            "Retry-After: 1\r\n");
+      ReplyJson(conn,
+                JsonErrorReply(
+                    429, absl::StrCat("over this instance's budget of ", budget_->options().rate,
+                                      " answers a second (--http-max-rps); retry later")),
+                "Retry-After: 1\r\n");
       return false;
     }
     if (*wait > absl::ZeroDuration()) {
