@@ -54,8 +54,9 @@ bool Pipeline::RestoreWithRetry(int32_t partition) {
     absl::StatusOr<PartitionState> restored = restorer_.Restore(partition);
     if (restored.ok()) {
       const PartitionState& state = registry_.Insert(*std::move(restored));
-      // Committed state: its views are published at once.
-      view_builder_.PublishPartition(registry_, partition, clock_->Now());
+      // Committed state (maybe older than its committed offset): its views are published at
+      // once, unless it has some already (a rollback).
+      view_builder_.PublishRestored(registry_, partition, clock_->Now());
       // At its committed point already: its leaderboards may lag its deltas (a handover
       // within the throttle interval, a crash); publish them once.
       if (!state.replaying()) processor_.CaughtUp(state);

@@ -1,5 +1,7 @@
 #include "daemon/ratingd/view_builder.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <utility>
 
 #include "google/protobuf/util/time_util.h"
@@ -7,11 +9,22 @@
 namespace ratingd {
 namespace {
 
-// `views`' order and held partitions, from the registry (pools without a view are left out).
+// `views`' held partitions and order, from the registry: by partition, then pool name. A
+// partition at its committed point lists its pools that have a view; a replaying one, every
+// view it has (pools created since its snapshot are not back in the registry yet).
 void Index(const PartitionRegistry& registry, Views& views) {
   views.held = registry.Held();
   views.in_order.clear();
   for (const auto& [partition, state] : registry.partitions()) {
+    if (state.replaying()) {
+      const size_t first = views.in_order.size();
+      for (const auto& [name, view] : views.pools) {
+        if (view->partition == partition) views.in_order.push_back(view.get());
+      }
+      std::sort(views.in_order.begin() + static_cast<std::ptrdiff_t>(first), views.in_order.end(),
+                [](const PoolView* a, const PoolView* b) { return a->pool < b->pool; });
+      continue;
+    }
     for (const auto& [name, live] : state.pools) {
       if (auto view = views.pools.find(name); view != views.pools.end()) {
         views.in_order.push_back(view->second.get());
@@ -20,12 +33,19 @@ void Index(const PartitionRegistry& registry, Views& views) {
   }
 }
 
+// Whether `views` hold a view of a pool of `partition`.
+bool HasPartition(const Views& views, int32_t partition) {
+  return std::any_of(views.pools.begin(), views.pools.end(),
+                     [&](const auto& entry) { return entry.second->partition == partition; });
+}
+
 }  // namespace
 
 void ViewBuilder::Prepare(const PartitionRegistry& registry, absl::Time committed_at) {
   const std::shared_ptr<const Views> published = store_->Get();
   auto views = std::make_shared<Views>();
   for (const auto& [partition, state] : registry.partitions()) {
+    if (state.replaying()) continue;  // its views stay: below
     for (const auto& [name, live] : state.pools) {
       const auto previous = published->pools.find(name);
       if (previous == published->pools.end()) {
@@ -37,10 +57,23 @@ void ViewBuilder::Prepare(const PartitionRegistry& registry, absl::Time committe
       }
     }
   }
+  if (registry.replaying() > 0) {
+    for (const auto& [name, view] : published->pools) {
+      const PartitionState* state = registry.Find(view->partition);
+      if (state != nullptr && state->replaying()) views->pools[name] = view;
+    }
+  }
   Index(registry, *views);
   applied_.clear();
   solved_.clear();
   pending_ = std::move(views);
+}
+
+void ViewBuilder::PublishRestored(const PartitionRegistry& registry, int32_t partition,
+                                  absl::Time now) {
+  // A rollback: the published views are the partition's last commit, and stay.
+  if (HasPartition(*store_->Get(), partition)) return;
+  PublishPartition(registry, partition, now);
 }
 
 void ViewBuilder::PublishPartition(const PartitionRegistry& registry, int32_t partition,
@@ -58,8 +91,9 @@ void ViewBuilder::PublishPartition(const PartitionRegistry& registry, int32_t pa
 
 void ViewBuilder::PublishHeld(const PartitionRegistry& registry) {
   auto views = std::make_shared<Views>(*store_->Get());
-  absl::erase_if(views->pools,
-                 [&](const auto& entry) { return registry.FindPool(entry.first) == nullptr; });
+  absl::erase_if(views->pools, [&](const auto& entry) {
+    return registry.Find(entry.second->partition) == nullptr;
+  });
   Index(registry, *views);
   store_->Publish(std::move(views));
 }

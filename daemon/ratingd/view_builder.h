@@ -2,6 +2,12 @@
 // which pools the open transaction changed, their views built just before it commits,
 // published once it has. Consumer thread only.
 //
+// A view never goes back. A partition that replays records committed before (after a
+// restore, or after an aborted transaction rolled it back to its last snapshot) passes
+// through states older than the one its views show; its views stay as they are until the
+// replay reaches the committed offset, and only a partition without views gets those of
+// its restored state.
+//
 //   MarkApplied, MarkSolved ... Prepare(registry, stamp) ─▶ commit ─▶ Commit()  (published)
 //                                                       └▶ abort ─▶ Abort()   (unchanged)
 #pragma once
@@ -30,17 +36,23 @@ class ViewBuilder {
   // The pending views: the published ones with each marked pool rebuilt from the registry
   // (its elo and sco leaderboards if a result was applied, its ml one if a solution was
   // accepted), every new pool's view built, and the pools no longer held left out; each
-  // rebuilt leaderboard stamped `committed_at`. Clears the marks.
+  // rebuilt leaderboard stamped `committed_at`. The views of a replaying partition stay as
+  // published. Clears the marks.
   void Prepare(const PartitionRegistry& registry, absl::Time committed_at);
   // The transaction committed: publishes the pending views.
   void Commit();
   // The transaction aborted: forgets the pending views and the marks (the pools restore to
   // the state the published views show).
   void Abort();
-  // Publishes at once new views of `partition`'s pools, just restored to their committed
-  // state, stamped `now`; the other views stay as they are.
+  // `partition` was just restored (its last snapshot, maybe with a replay ahead): if it has
+  // no published view, publishes at once those of its restored state, stamped `now`. If it
+  // has (a rollback after an abort), they show its last commit, which the restore comes back
+  // to, and stay.
+  void PublishRestored(const PartitionRegistry& registry, int32_t partition, absl::Time now);
+  // `partition` is at its committed offset (its replay just reached it): publishes at once
+  // new views of its pools, stamped `now`; the other views stay as they are.
   void PublishPartition(const PartitionRegistry& registry, int32_t partition, absl::Time now);
-  // Publishes at once the views without those of pools the registry no longer holds.
+  // Publishes at once the views without those of partitions the registry no longer holds.
   void PublishHeld(const PartitionRegistry& registry);
 
  private:

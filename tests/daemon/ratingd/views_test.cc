@@ -476,6 +476,60 @@ TEST(ViewsPipelineTest, AReplayedPartitionsViewsArePublishedWhenTheReplayEnds) {
   EXPECT_EQ(views->pools.at("chess")->board(Model::kElo)->sequence(), 5u);
 }
 
+// A rollback restores the partition's last snapshot, older than its last commit, and replays
+// up to the commit: the views stay those of the commit through the restore and through
+// commits during the replay (the partition's count never goes back), the pool created after
+// the snapshot stays listed, and the replay's end shows the same state. Expected counts: the
+// input's construction (5 + 3 chess results, 2 go results committed; 2 more chess aborted).
+TEST(ViewsPipelineTest, ARollbacksReplayNeverShowsAStateOlderThanTheLastCommit) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  DaemonConfig config = TestConfig(TempSnapshotDir());
+  config.snapshot_interval = config.commit_interval;  // a snapshot after every commit
+  Instance a(&broker, config, &clock);
+  a.consumer.Assign({0});
+  AppendGames(broker, 0, "chess", 0, 5);
+  ProcessAndCommit(a, clock);  // commits 5; the snapshot at 5 goes into the next transaction
+  AppendGames(broker, 0, "chess", 5, 3);
+  AppendGames(broker, 0, "go", 0, 2);
+  ProcessAndCommit(a, clock);  // commits the snapshot at 5 and offset 10
+  ASSERT_EQ(broker.commits, 2);
+  auto counts = [&a] {
+    const std::shared_ptr<const Views> views = a.pipeline.views().Get();
+    std::vector<std::pair<std::string, uint64_t>> listed;
+    for (const PoolView* view : views->in_order) listed.emplace_back(view->pool, view->results);
+    return listed;
+  };
+  using Counts = std::vector<std::pair<std::string, uint64_t>>;
+  const Counts committed = {{"chess", 8}, {"go", 2}};
+  ASSERT_EQ(counts(), committed);
+
+  AppendGames(broker, 0, "chess", 8, 2);
+  a.consumer.PollAll();
+  a.sink.FailNextCommits(1);
+  clock.Advance(config.commit_interval);
+  a.consumer.Poll();
+  ASSERT_EQ(broker.aborts, 1);
+  const PartitionState* state = a.pipeline.registry().Find(0);
+  ASSERT_NE(state, nullptr);
+  ASSERT_TRUE(state->replaying());  // from the snapshot at 5 to the commit at 10
+  ASSERT_EQ(state->next_offset, 5);
+  EXPECT_EQ(counts(), committed);
+  EXPECT_EQ(a.pipeline.views().Get()->pools.at("chess")->board(Model::kElo)->sequence(), 8u);
+
+  a.consumer.Poll(2);  // replays chess 5 and 6
+  clock.Advance(config.commit_interval);
+  a.consumer.Poll(0);  // a commit while the partition replays
+  ASSERT_TRUE(a.pipeline.registry().Find(0)->replaying());
+  EXPECT_EQ(counts(), committed);
+
+  a.consumer.Poll(3);  // the replay reaches the commit
+  ASSERT_FALSE(a.pipeline.registry().Find(0)->replaying());
+  EXPECT_EQ(counts(), committed);
+  ProcessAndCommit(a, clock);  // the 2 aborted results, again
+  EXPECT_EQ(counts(), (Counts{{"chess", 10}, {"go", 2}}));
+}
+
 // HTTP threads read the views while the consumer thread commits (run under TSan in CI): each
 // reader sees only whole, committed views, and the results it sees never go backwards.
 TEST(ViewsPipelineTest, ReadersOnOtherThreadsSeeOnlyCommittedViewsInOrder) {
