@@ -57,9 +57,10 @@ ABSL_FLAG(std::string, snapshots_topic, "",
 ABSL_FLAG(std::string, transactional_id, "",
           "Kafka transactional.id, stable per instance (empty: ratingd-<instance-id>, or "
           "ratingd-<host name> without --instance-id)");
-ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(100),
-          "time between transaction commits (outputs become visible to read_committed "
-          "readers at each commit)");
+ABSL_FLAG(absl::Duration, commit_interval, absl::Milliseconds(250),
+          "longest time between transaction commits under a backlog (outputs become visible "
+          "to read_committed readers at each commit; light input commits after "
+          "--min-commit-interval)");
 ABSL_FLAG(absl::Duration, min_commit_interval, absl::Milliseconds(10),
           "once the input has nothing more to read, commit as soon as the transaction is this "
           "old (<= --commit-interval): low latency for light input");
