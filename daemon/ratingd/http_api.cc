@@ -225,7 +225,7 @@ class HttpApi::Handler : public CivetHandler {
   // The /v1/ requests, and the 404 of any other path.
   void Answer(struct mg_connection* conn, const std::string& path) {
     if (path == "/v1/pools" || path == "/v1/pools/") {
-      ReplyJson(conn, PoolsAnswer(*sources_.views->Get()));
+      Send(conn, PoolsAnswer(*sources_.views->Get()));
     } else if (path == "/v1/events") {
       StartStream(conn, Query{});
     } else if (absl::StartsWith(path, kPoolsPrefix) &&
@@ -250,7 +250,7 @@ class HttpApi::Handler : public CivetHandler {
     CivetServer::getParam(conn, "model", model);
     absl::StatusOr<Query> query = ParseAgentRequest(path, model);
     if (!query.ok()) return ReplyQueryError(conn, query.status());
-    ReplyJson(conn, AgentAnswer(*sources_.views->Get(), *query, *sources_.config));
+    Send(conn, AgentAnswer(*sources_.views->Get(), *query, *sources_.config));
   }
 
   void AnswerPoolEvents(struct mg_connection* conn, const std::string& path) {
@@ -277,8 +277,7 @@ class HttpApi::Handler : public CivetHandler {
     CivetServer::getParam(conn, "seed", seed);
     absl::StatusOr<Query> query = ParseSuggestRequest(path, strategy, n, exploration, seed);
     if (!query.ok()) return ReplyQueryError(conn, query.status());
-    ReplyJson(conn,
-              SuggestAnswer(*sources_.views->Get(), *query, *sources_.config, sources_.metrics));
+    Send(conn, SuggestAnswer(*sources_.views->Get(), *query, *sources_.config, sources_.metrics));
   }
 
   void AnswerLeaderboard(struct mg_connection* conn, const std::string& path) {
@@ -291,10 +290,17 @@ class HttpApi::Handler : public CivetHandler {
       if (absl::Status s = ParseIncludeInactive(include, *query); !s.ok()) query = s;
     }
     if (!query.ok()) return ReplyQueryError(conn, query.status());
-    ReplyJson(conn, LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_));
+    Send(conn, LeaderboardAnswer(*sources_.views->Get(), *query, *sources_.config, answers_));
   }
 
  private:
+  // An answer within the budget: the turns its size counts beyond the first are taken
+  // before it is written (ReadBudget::Charge), so that they delay the next answers.
+  void Send(struct mg_connection* conn, const QueryReply& reply) {
+    budget_->Charge(reply.body.size() + 1);  // + the "\n" ReplyJson ends it with
+    ReplyJson(conn, reply);
+  }
+
   void StartStream(struct mg_connection* conn, const Query& query) {
     const char* last = mg_get_header(conn, "Last-Event-ID");
     if (!events_->Serve(conn, query,

@@ -7,6 +7,7 @@
 // consumer thread; /readyz reads the readiness.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,11 @@
 class CivetServer;
 
 namespace ratingd {
+
+// The budget's unit of answer size (--http-max-rps): an answer counts once per started 16 KiB
+// of its body. A leaderboard of 10 entries is one; the whole of a 400-agent pool's, about 70 KB
+// with its intervals, five: the copying and sending that grow with the size are charged too.
+inline constexpr size_t kAnswerBudgetUnitBytes = 16 * 1024;
 
 // What the API reads; each must outlive it.
 struct HttpSources {

@@ -83,8 +83,8 @@ ABSL_FLAG(int32_t, http_nice, 0,
           "cores are busy, at the cost of the answers' latency");
 ABSL_FLAG(uint64_t, http_max_rps, 2500,
           "answers a second the HTTP API gives at most, in bursts of a tenth of that (the event "
-          "streams apart): a request over it waits its turn, up to 1 s, then gets 429; "
-          "0 = no bound");
+          "streams apart), an answer over 16 KiB counting once per started 16 KiB: a request "
+          "over it waits its turn, up to 1 s, then gets 429; 0 = no bound");
 ABSL_FLAG(std::string, models, "elo,sco,ml", "online models to keep, comma-separated");
 ABSL_FLAG(uint64_t, dedup_window, 100000, "game ids remembered per pool for de-duplication");
 ABSL_FLAG(uint64_t, ml_solve_every, 100,
@@ -281,7 +281,10 @@ absl::StatusOr<ratingd::EventOptions> EventOptionsFromFlags() {
 // The HTTP API's answer budget from --http-max-rps (ARCHITECTURE.md §3).
 ratingd::ReadBudgetOptions ReadBudgetFromFlags() {
   const auto rate = static_cast<double>(absl::GetFlag(FLAGS_http_max_rps));
-  return {.rate = rate, .burst = std::max(1.0, rate / 10), .max_wait = absl::Seconds(1)};
+  return {.rate = rate,
+          .burst = std::max(1.0, rate / 10),
+          .max_wait = absl::Seconds(1),
+          .unit_bytes = ratingd::kAnswerBudgetUnitBytes};
 }
 
 // Metrics, the daemon and its HTTP API until a signal: the exit code.

@@ -21,4 +21,11 @@ std::optional<absl::Duration> ReadBudget::Take() {
   return wait;
 }
 
+void ReadBudget::Charge(size_t bytes) {
+  if (options_.rate <= 0 || options_.unit_bytes == 0 || bytes <= options_.unit_bytes) return;
+  const size_t extra = (bytes - 1) / options_.unit_bytes;  // ceil(bytes / unit) - 1
+  MutexLock lock(&mu_);
+  theoretical_ += absl::Seconds(static_cast<double>(extra) / options_.rate);
+}
+
 }  // namespace ratingd

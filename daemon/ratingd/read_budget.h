@@ -4,12 +4,17 @@
 // the budget waits its turn (the worker sleeps, taking no CPU) up to `max_wait`; past that it
 // is refused (429). The generic cell rate algorithm: each answer moves a theoretical time
 // forward by 1/rate, and one may start once that time is at most burst/rate ahead of now.
+// An answer's cost grows with its size (copying and sending it): with `unit_bytes`, an answer
+// counts once per started `unit_bytes` of its body, the extra turns charged before it is sent
+// (they delay the next answers, never this one).
 //
 //   ReadBudget budget({.rate = 5000, .burst = 500, .max_wait = absl::Seconds(1)}, &clock);
-//   if (std::optional<absl::Duration> wait = budget.Take()) { absl::SleepFor(*wait); answer }
-//   else { 429 }
+//   if (std::optional<absl::Duration> wait = budget.Take()) {
+//     absl::SleepFor(*wait); build the answer; budget.Charge(its size); send it
+//   } else { 429 }
 #pragma once
 
+#include <cstddef>
 #include <optional>
 
 #include "absl/time/time.h"
@@ -22,6 +27,7 @@ struct ReadBudgetOptions {
   double rate = 0;   // answers a second; 0 = no budget (Take always returns zero)
   double burst = 1;  // answers that may start at once; at least 1
   absl::Duration max_wait = absl::Seconds(1);
+  size_t unit_bytes = 0;  // an answer counts once per started unit_bytes; 0: once, any size
 };
 
 // Thread-safe.
@@ -33,6 +39,9 @@ class ReadBudget {
   // One answer's turn: how long the caller must wait before it starts (zero: now), or nullopt
   // if that would be longer than max_wait (then nothing is taken).
   std::optional<absl::Duration> Take();
+  // After an answer whose body was `bytes` long: takes the turns it counts beyond the one
+  // Take took (ceil(bytes / unit_bytes) - 1), never refusing.
+  void Charge(size_t bytes);
   const ReadBudgetOptions& options() const { return options_; }
 
  private:

@@ -373,6 +373,26 @@ TEST(HttpApiBudgetTest, OverTheBudgetIs429AndProbesAndStreamsAreNotCounted) {
   EXPECT_EQ(s.metrics.Throttled(/*refused=*/true).Value(), 1);
 }
 
+// A burst of 3 at one answer per 100 s: without a unit of size, three answers in a row and
+// the fourth refused; with a unit of 1 byte, the first answer (a leaderboard of more than 3
+// bytes) counts more than the whole burst, and the next request is refused.
+TEST(HttpApiBudgetTest, ABigAnswerCountsOncePerStartedUnit) {
+  for (const size_t unit : {size_t{0}, size_t{1}}) {
+    Server s(Fast(), 0,
+             {.rate = 0.01, .burst = 3, .max_wait = absl::ZeroDuration(), .unit_bytes = unit});
+    const int answered = unit == 0 ? 3 : 1;
+    for (int i = 0; i < answered; ++i) {
+      Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
+      ASSERT_TRUE(c.ReadUntil("}\n", std::chrono::seconds(5))) << unit;
+      EXPECT_THAT(c.received(), StartsWith("HTTP/1.1 200 OK\r\n")) << unit << " " << i;
+    }
+    Client refused(s.api->port(), "/v1/pools");
+    ASSERT_TRUE(refused.ReadUntil("}\n", std::chrono::seconds(5))) << unit;
+    EXPECT_THAT(refused.received(), StartsWith("HTTP/1.1 429 Too Many Requests\r\n")) << unit;
+    EXPECT_EQ(s.metrics.Throttled(/*refused=*/true).Value(), 1) << unit;
+  }
+}
+
 TEST(HttpPageTest, ServesThePageFilesWithAPolicyAndNothingElse) {
   Server s(Fast());
   for (const WebAsset& asset : WebAssets()) {

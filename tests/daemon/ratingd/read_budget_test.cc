@@ -1,7 +1,7 @@
 // ReadBudget (read_budget.h): the generic cell rate algorithm on a fake clock. Expected waits
 // by hand: at 10 answers a second one answer takes 100 ms of the budget; a burst of 3 lets
 // three start at once, and the k-th (k > 3) of requests arriving together waits (k - 3) ×
-// 100 ms.
+// 100 ms; an answer charged by size takes one more turn per unit it starts beyond the first.
 #include "daemon/ratingd/read_budget.h"
 
 #include <atomic>
@@ -38,6 +38,39 @@ TEST(ReadBudgetTest, RequestsAtTheRateNeverWait) {
   }
   EXPECT_EQ(budget.Take(), absl::ZeroDuration());
   EXPECT_EQ(budget.Take(), std::nullopt);  // the second in the same instant
+}
+
+// With a unit of 1,000 bytes at 10 answers a second, an answer of 2,500 bytes counts 3
+// (ceil(2500 / 1000)): 2 turns beyond Take's, 200 ms, charged to the answers after it. An
+// answer of exactly one unit, or of none, counts once.
+TEST(ReadBudgetTest, ABigAnswerTakesATurnPerStartedUnit) {
+  FakeClock clock;
+  ReadBudget budget({.rate = 10, .burst = 1, .max_wait = absl::Seconds(1), .unit_bytes = 1000},
+                    &clock);
+  EXPECT_EQ(budget.Take(), absl::ZeroDuration());
+  budget.Charge(2500);
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(300));  // its own 100 ms, then 200 ms more
+  budget.Charge(1000);
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(400));
+  budget.Charge(0);
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(500));
+  // Charging never refuses: ten more units push the next answer past max_wait.
+  budget.Charge(11'000);
+  EXPECT_EQ(budget.Take(), std::nullopt);
+  clock.Advance(absl::Milliseconds(1500));  // 600 + 1,000 ms owed, 1,500 ms passed
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(100));
+}
+
+// Without a unit, or without a rate, the size is not charged.
+TEST(ReadBudgetTest, WithoutAUnitEveryAnswerCountsOnce) {
+  FakeClock clock;
+  ReadBudget budget({.rate = 10, .burst = 1, .max_wait = absl::Seconds(1)}, &clock);
+  EXPECT_EQ(budget.Take(), absl::ZeroDuration());
+  budget.Charge(1'000'000);
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(100));
+  ReadBudget none({.unit_bytes = 1}, &clock);
+  none.Charge(1'000'000);
+  EXPECT_EQ(none.Take(), absl::ZeroDuration());
 }
 
 TEST(ReadBudgetTest, NoRateIsNoBudget) {
