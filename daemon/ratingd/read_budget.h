@@ -39,8 +39,8 @@ class ReadBudget {
   // One answer's turn: how long the caller must wait before it starts (zero: now), or nullopt
   // if that would be longer than max_wait (then nothing is taken).
   std::optional<absl::Duration> Take();
-  // After an answer whose body was `bytes` long: takes the turns it counts beyond the one
-  // Take took (ceil(bytes / unit_bytes) - 1), never refusing.
+  // For an answer whose body is `bytes` long, before it is sent: takes the turns it counts
+  // beyond the one Take took (ceil(bytes / unit_bytes) - 1), never refusing.
   void Charge(size_t bytes);
   const ReadBudgetOptions& options() const { return options_; }
 
