@@ -1,6 +1,6 @@
 // A registry of held pools fed results by hand, with the view store and builder the HTTP
-// answers read (view_store.h, view_builder.h): the fixture of views_test.cc and
-// http_events_test.cc.
+// answers read (view_store.h, view_builder.h): the fixture of views_test.cc,
+// views_pipeline_test.cc and http_events_test.cc.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "daemon/ratingd/partition_registry.h"
 #include "daemon/ratingd/view_builder.h"
 #include "daemon/ratingd/view_store.h"
+#include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
 #include "tests/testing/results.h"
 
@@ -85,6 +86,18 @@ inline Query LeaderboardQuery(const std::string& pool, ratings::Model model, siz
   q.model = model;
   q.limit = limit;
   return q;
+}
+
+// The elo or sco leaderboard answer as the pool's own report gives it, with the sequence
+// and the commit time of the view.
+inline std::string ExpectedAnswer(const LivePool& live, ratings::Model model, size_t limit,
+                                  absl::Time stamp) {
+  v1::RatingReport report = live.Report(model, limit);
+  report.set_sequence(static_cast<uint32_t>(live.sequence(model)));
+  *report.mutable_committed_at() =
+      google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(stamp));
+  report.set_owner(true);
+  return JsonReply(200, report).body;
 }
 
 }  // namespace ratingd::testing
