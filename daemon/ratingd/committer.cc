@@ -41,7 +41,10 @@ absl::Status Committer::Begin() {
 
 bool Committer::CommitDue(bool input_idle) const {
   const absl::Duration open_for = clock_->Now() - started_;
-  if (input_idle && records_ > 0 && open_for >= config_.min_commit_interval) return true;
+  if (input_idle && open_for >= config_.min_commit_interval &&
+      (records_ > 0 || HasSegmentsAhead())) {
+    return true;
+  }
   return open_for >= config_.commit_interval || records_ >= kMaxTransactionRecords;
 }
 
@@ -57,6 +60,24 @@ std::vector<PartitionOffset> Committer::OffsetsToCommit() const {
     offsets.push_back({p, state.next_offset});
   }
   return offsets;
+}
+
+bool Committer::HasSegmentsAhead() const {
+  for (const auto& [p, state] : registry_->partitions()) {
+    if (!state.replaying() && ratingd::HasSegmentsAhead(state)) return true;
+  }
+  return false;
+}
+
+void Committer::ProduceSegmentsAhead() {
+  size_t budget = kSegmentsAheadBytes;
+  for (auto& [p, state] : registry_->partitions()) {
+    if (state.replaying()) continue;
+    for (const SnapshotRecord& r : TakeSegmentsAhead(config_.group, state, &budget)) {
+      absl::Status s = sink_->SnapshotChunk(p, r.key, *r.value);
+      if (!s.ok()) Log(std::string(s.message()));  // the commit fails and rolls back
+    }
+  }
 }
 
 void Committer::ProduceSnapshots(bool all, std::vector<PendingFile>* files) {
@@ -109,9 +130,10 @@ void Committer::StartSnapshots() {
   if (open_) ProduceSnapshots(/*all=*/true, &files_);
 }
 
-absl::Status Committer::Commit(bool with_snapshots) {
+absl::Status Committer::Commit(bool with_snapshots, bool segments_ahead) {
   if (!open_) return absl::FailedPreconditionError("no transaction is open");
   ProduceSnapshots(with_snapshots, &files_);
+  if (segments_ahead) ProduceSegmentsAhead();
   const std::vector<PartitionOffset> offsets = OffsetsToCommit();
   if (sink_->produced() == 0 && offsets.empty()) {
     started_ = clock_->Now();  // nothing to commit; the transaction stays open

@@ -29,6 +29,9 @@ class Committer {
  public:
   // A transaction commits at least every commit_interval and every this many records.
   static constexpr size_t kMaxTransactionRecords = 100000;
+  // The de-duplication segments a commit writes ahead of the next snapshot while the
+  // input is idle, at most (in ids' bytes; docs/ARCHITECTURE.md §5.2).
+  static constexpr size_t kSegmentsAheadBytes = 512 * 1024;
 
   Committer(const DaemonConfig& config, const std::string& fingerprint, PartitionRegistry* registry,
             OutputSink* sink, Metrics* metrics, const Clock* clock);
@@ -37,15 +40,18 @@ class Committer {
   absl::Status Begin();
   void CountRecord() { ++records_; }
   // Whether the open transaction is due to commit (`input_idle`: the last read found
-  // nothing more), and whether its commit should carry snapshots (every snapshot_interval).
+  // nothing more; then also to write segments ahead), and whether its commit should carry
+  // snapshots (every snapshot_interval).
   bool CommitDue(bool input_idle = false) const;
   bool SnapshotsDue() const;
   // Commits the open transaction (with a snapshot of every held partition whose offset moved
   // since its last one, if `with_snapshots`, and of every partition whose replay just
-  // ended) and opens the next. The caller has published
+  // ended) and opens the next. `segments_ahead` (the input is idle): the commit also
+  // writes up to kSegmentsAheadBytes of the sealed de-duplication segments the next
+  // snapshot would, so that it need not. The caller has published
   // what the transaction should hold. Aborted: the transaction must be aborted and the state
   // rolled back (Abort, then restore); another error is fatal.
-  absl::Status Commit(bool with_snapshots);
+  absl::Status Commit(bool with_snapshots, bool segments_ahead = false);
   // Aborts the open transaction.
   absl::Status Abort();
   // Snapshots every held partition whose offset moved since its last snapshot into the
@@ -74,6 +80,10 @@ class Committer {
   // just ended, if its offset moved since its last snapshot; the files to write once the
   // transaction commits go to *files.
   void ProduceSnapshots(bool all, std::vector<PendingFile>* files);
+  // Segments ahead of the next snapshot: whether a caught-up partition has any, and
+  // producing them.
+  bool HasSegmentsAhead() const;
+  void ProduceSegmentsAhead();
   std::vector<PartitionOffset> OffsetsToCommit() const;
   // Abort the transaction instead of committing it (RATINGD_FAULT_ABORT_EVERY).
   bool InjectAbort();

@@ -33,6 +33,19 @@ std::string SerializeDedupSegment(absl::string_view group, absl::string_view top
   return out;
 }
 
+namespace {
+
+void AddSegments(const std::string& group, const PartitionState& state, const std::string& pool,
+                 const std::vector<DedupWindow::SegmentPtr>& segments,
+                 std::vector<SnapshotRecord>& records) {
+  for (const DedupWindow::SegmentPtr& segment : segments) {
+    records.push_back({DedupSegmentKey(state.partition, pool, segment->seq),
+                       SerializeDedupSegment(group, state.topic, state.partition, pool, *segment)});
+  }
+}
+
+}  // namespace
+
 std::vector<SnapshotRecord> TakeDedupRecords(const std::string& group, PartitionState& state) {
   std::vector<SnapshotRecord> records;
   for (auto& [name, pool] : state.pools) {
@@ -40,13 +53,32 @@ std::vector<SnapshotRecord> TakeDedupRecords(const std::string& group, Partition
     for (uint64_t seq : window.TakeForgotten()) {
       records.push_back({DedupSegmentKey(state.partition, name, seq), std::nullopt});
     }
-    for (const DedupWindow::SegmentPtr& segment : window.TakeUnwritten()) {
-      records.push_back(
-          {DedupSegmentKey(state.partition, name, segment->seq),
-           SerializeDedupSegment(group, state.topic, state.partition, name, *segment)});
-    }
+    AddSegments(group, state, name, window.TakeUnwritten(), records);
   }
   return records;
+}
+
+std::vector<SnapshotRecord> TakeSegmentsAhead(const std::string& group, PartitionState& state,
+                                              size_t* budget) {
+  std::vector<SnapshotRecord> records;
+  for (auto& [name, pool] : state.pools) {
+    if (*budget == 0) break;
+    DedupWindow& window = pool->dedup_window();
+    if (!window.HasUnwritten()) continue;
+    const std::vector<DedupWindow::SegmentPtr> segments = window.TakeUnwritten(*budget);
+    for (const DedupWindow::SegmentPtr& segment : segments) {
+      *budget -= std::min(*budget, segment->IdBytes());
+    }
+    AddSegments(group, state, name, segments, records);
+  }
+  return records;
+}
+
+bool HasSegmentsAhead(const PartitionState& state) {
+  for (const auto& [name, pool] : state.pools) {
+    if (pool->dedup_window().HasUnwritten()) return true;
+  }
+  return false;
 }
 
 std::vector<PoolSegment> SealedSegments(const PartitionState& state) {

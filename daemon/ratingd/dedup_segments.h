@@ -40,6 +40,15 @@ std::string SerializeDedupSegment(absl::string_view group, absl::string_view top
 // commit, and with it this bookkeeping).
 std::vector<SnapshotRecord> TakeDedupRecords(const std::string& group, PartitionState& state);
 
+// Ahead of the next snapshot, when the input is idle: the oldest sealed segments not yet
+// written, pool after pool, while their ids' bytes stay within `*budget` (which they are
+// taken from; at least one segment while it is positive). No tombstones: the last
+// committed snapshot may still refer to a forgotten segment. From now on they count as
+// written, and the next snapshot refers to them without writing them again.
+std::vector<SnapshotRecord> TakeSegmentsAhead(const std::string& group, PartitionState& state,
+                                              size_t* budget);
+bool HasSegmentsAhead(const PartitionState& state);
+
 // Every pool's sealed segments, shared (immutable): what a local file needs besides the
 // snapshot's bytes. AppendDedupSegments adds them to those bytes as Snapshot.dedup_segments.
 struct PoolSegment {

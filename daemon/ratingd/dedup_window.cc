@@ -46,7 +46,7 @@ void DedupWindow::ForgetOldest() {
   ids_.erase(first.ids[front_skip_]);
   --size_;
   if (++front_skip_ < first.ids.size()) return;
-  if (first.seq < written_until_) forgotten_.push_back(first.seq);
+  forgotten_.push_back(first.seq);
   sealed_.pop_front();
   front_skip_ = 0;
 }
@@ -63,12 +63,22 @@ std::vector<std::string> DedupWindow::Ids() const {
   return ids;
 }
 
-std::vector<DedupWindow::SegmentPtr> DedupWindow::TakeUnwritten() {
+size_t DedupWindow::Segment::IdBytes() const {
+  size_t bytes = 0;
+  for (const std::string& id : ids) bytes += id.size();
+  return bytes;
+}
+
+std::vector<DedupWindow::SegmentPtr> DedupWindow::TakeUnwritten(size_t max_bytes) {
   std::vector<SegmentPtr> unwritten;
+  size_t bytes = 0;
   for (const SegmentPtr& s : sealed_) {
-    if (s->seq >= written_until_) unwritten.push_back(s);
+    if (s->seq < written_until_) continue;
+    bytes += s->IdBytes();
+    if (!unwritten.empty() && bytes > max_bytes) break;
+    unwritten.push_back(s);
+    written_until_ = s->seq + 1;
   }
-  written_until_ = open_->seq;
   return unwritten;
 }
 

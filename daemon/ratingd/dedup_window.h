@@ -34,6 +34,8 @@ class DedupWindow {
   struct Segment {
     uint64_t seq = 0;
     std::deque<std::string> ids;  // a deque never moves its elements as it grows
+
+    size_t IdBytes() const;  // the ids' lengths added up
   };
   using SegmentPtr = std::shared_ptr<const Segment>;
 
@@ -60,10 +62,14 @@ class DedupWindow {
   // All ids, oldest first (a copy: for tests and tools).
   std::vector<std::string> Ids() const;
 
-  // Bookkeeping of the snapshots topic: the sealed segments not yet written to it, which
-  // are from now on counted as written; and the numbers of written segments forgotten
-  // since the last call, whose records are to be deleted.
-  std::vector<SegmentPtr> TakeUnwritten();
+  // Bookkeeping of the snapshots topic (docs/ARCHITECTURE.md §5.2). TakeUnwritten: the
+  // oldest sealed segments not yet written to it, as many as fit `max_bytes` of ids (at
+  // least one, if there is any), from now on counted as written. TakeForgotten: the numbers
+  // of the sealed segments forgotten since the last call, whose records are to be deleted:
+  // every one, written or not, since one written ahead of a snapshot by an earlier run of
+  // this state (before a crash or an abort) is not counted as written by this one.
+  std::vector<SegmentPtr> TakeUnwritten(size_t max_bytes = SIZE_MAX);
+  bool HasUnwritten() const { return !sealed_.empty() && sealed_.back()->seq >= written_until_; }
   std::vector<uint64_t> TakeForgotten();
 
   // Restores a window from a snapshot: its sealed segments (consecutive numbers, counted as

@@ -102,7 +102,7 @@ void Pipeline::Tick(bool input_idle) {
   sink_->Poll(absl::ZeroDuration());
   processor_.AcceptMlSolutions();
   const bool due = committer_.CommitDue(input_idle) || SolvesSaturated();
-  if (due && CommitNow(false) && committer_.SnapshotsDue()) {
+  if (due && CommitNow(false, /*segments_ahead=*/input_idle) && committer_.SnapshotsDue()) {
     committer_.StartSnapshots();
   }
   committer_.FinishSnapshotWrites();
@@ -110,7 +110,7 @@ void Pipeline::Tick(bool input_idle) {
   UpdateReadiness();
 }
 
-bool Pipeline::CommitNow(bool with_snapshots) {
+bool Pipeline::CommitNow(bool with_snapshots, bool segments_ahead) {
   if (!fatal_.ok() || !committer_.open()) return false;
   // Every ml solve scheduled by this transaction's results publishes its delta in it.
   solver_.WaitIdle();
@@ -121,7 +121,7 @@ bool Pipeline::CommitNow(bool with_snapshots) {
   const absl::Time stamp = clock_->Now();
   leaderboards_.Publish(registry_, *sink_, stopping_, stamp);
   view_builder_.Prepare(registry_, stamp);
-  absl::Status s = committer_.Commit(with_snapshots);
+  absl::Status s = committer_.Commit(with_snapshots, segments_ahead);
   if (s.ok()) view_builder_.Commit();
   if (absl::IsAborted(s)) {
     Log(absl::StrCat("commit: ", s.message(), ": aborting the transaction"));

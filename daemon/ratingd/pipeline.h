@@ -81,8 +81,9 @@ class Pipeline {
   const LeaderboardPublisher& leaderboards() const { return leaderboards_; }
 
  private:
-  // Accepts the finished solves and commits; false if nothing was committed.
-  bool CommitNow(bool with_snapshots);
+  // Accepts the finished solves and commits (Committer::Commit); false if nothing was
+  // committed.
+  bool CommitNow(bool with_snapshots, bool segments_ahead = false);
   // Aborts the open transaction and restores every held partition to its last commit,
   // rewinding the input (not those being revoked: their state goes anyway).
   void Rollback();

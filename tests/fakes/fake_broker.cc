@@ -193,7 +193,9 @@ size_t FakeConsumer::Poll(size_t max) {
       batch_over = pipeline_->CommitWanted();
     }
   }
-  pipeline_->Tick();
+  // As the Daemon's loop, if asked: the input is idle when the batch ended for want of
+  // records.
+  pipeline_->Tick(/*input_idle=*/report_idle_ && !batch_over && delivered < max);
   return delivered;
 }
 

@@ -121,15 +121,19 @@ class FakeConsumer final : public ResultsInput {
   void Assign(const std::vector<int32_t>& partitions);
   void Revoke(const std::vector<int32_t>& partitions);
   // Delivers up to `max` records (partitions in order, from their positions), fewer if a
-  // commit is wanted after one (Pipeline::CommitWanted, as the Daemon's loop), then Tick.
+  // commit is wanted after one (Pipeline::CommitWanted, as the Daemon's loop), then Tick
+  // (with set_report_idle, telling it the input is idle if the records ran out, as the
+  // Daemon's loop does; otherwise never, as under a backlog).
   // Returns how many were delivered.
   size_t Poll(size_t max = 1000);
   // Polls until no record is left, then once more (housekeeping).
   void PollAll();
+  void set_report_idle(bool report_idle) { report_idle_ = report_idle; }
 
  private:
   const FakeBroker* broker_;
   Pipeline* pipeline_ = nullptr;
+  bool report_idle_ = false;
   std::map<int32_t, int64_t> positions_;
 };
 

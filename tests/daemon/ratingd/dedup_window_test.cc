@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -91,10 +92,32 @@ TEST(DedupWindowTest, WrittenSegmentsAreReportedOnceAndTombstonedOnceForgotten) 
   EXPECT_THAT(window.TakeForgotten(), IsEmpty());
   EXPECT_THAT(Seqs(window.TakeUnwritten()), ElementsAre(1u));
   for (const char* id : {"i", "j", "k", "l", "m", "n", "o", "p"}) window.Insert(id);
-  // Sealed 2 = i-l and 3 = m-p; 1 (written) and 2 (never written) are dropped: only 1
-  // needs a tombstone.
-  EXPECT_THAT(window.TakeForgotten(), ElementsAre(1u));
+  // Sealed 2 = i-l and 3 = m-p; 1 (written) and 2 (not written by this window) are
+  // dropped: both get a tombstone, since 2 may have been written ahead by an earlier run of
+  // this state.
+  EXPECT_THAT(window.TakeForgotten(), ElementsAre(1u, 2u));
   EXPECT_THAT(Seqs(window.TakeUnwritten()), ElementsAre(3u));
+}
+
+// Three sealed segments of 4,096 five-byte ids (20,480 bytes each): the oldest unwritten
+// first, as many as fit the budget, at least one.
+TEST(DedupWindowTest, UnwrittenSegmentsAreTakenOldestFirstWithinTheBudget) {
+  DedupWindow window(4 * DedupWindow::kSegmentIds);
+  for (size_t i = 0; i < 3 * DedupWindow::kSegmentIds + 1; ++i) {
+    window.Insert(absl::StrFormat("%05d", i));
+  }
+  ASSERT_EQ(window.sealed().size(), 3u);
+  EXPECT_EQ(window.sealed().front()->IdBytes(), 5u * DedupWindow::kSegmentIds);
+  EXPECT_TRUE(window.HasUnwritten());
+  EXPECT_THAT(Seqs(window.TakeUnwritten(30000)), ElementsAre(0u));  // 0 and 1: 40,960
+  EXPECT_THAT(Seqs(window.TakeUnwritten(1)), ElementsAre(1u));      // at least one
+  EXPECT_THAT(Seqs(window.TakeUnwritten()), ElementsAre(2u));
+  EXPECT_FALSE(window.HasUnwritten());
+  EXPECT_THAT(window.TakeUnwritten(), IsEmpty());
+  for (size_t i = 0; i < DedupWindow::kSegmentIds; ++i) window.Insert(absl::StrFormat("x%05d", i));
+  EXPECT_TRUE(window.HasUnwritten());  // 3 sealed
+  EXPECT_THAT(Seqs(window.TakeUnwritten()), ElementsAre(3u));
+  EXPECT_THAT(window.TakeForgotten(), IsEmpty());  // of 16,385 ids, only 0's first is
 }
 
 // Ids of 100 KiB: two fit a 256 KiB segment, the third seals it first; an id longer than
@@ -118,7 +141,8 @@ TEST(DedupWindowTest, SegmentsAlsoSealBeforeTheirIdsPassTheByteLimit) {
 TEST(DedupWindowTest, RestoreFromSegmentsContinuesLikeTheOriginal) {
   DedupWindow original(6);
   for (int i = 0; i < 17; ++i) original.Insert(absl::StrCat("g", i));
-  original.TakeUnwritten();
+  original.TakeUnwritten();  // as a snapshot does
+  original.TakeForgotten();
   DedupWindow restored(6);
   ASSERT_TRUE(
       restored.Restore(Copy(original), original.front_skip(), original.open_seq(), Open(original))

@@ -60,12 +60,13 @@ TEST(SnapshotSegmentsTest, SegmentsAreWrittenOnceDeletedOnceForgottenAndRestoreE
   Instance a(&broker, SmallWindow(TempSnapshotDir()), &clock);
   a.consumer.Assign({0});
   // Games 0..19: segment 0 = ids 0-7, 1 = 8-15, open 16-19. The window (8) is 12..19:
-  // segment 0 is forgotten before any snapshot, 1 is kept from its 5th id on.
+  // segment 0 is forgotten before any snapshot, 1 is kept from its 5th id on. Every
+  // forgotten segment gets a tombstone, written or not (docs/ARCHITECTURE.md §5.2).
   AppendGames(broker, 0, "chess", 0, 20);
   ProcessAndCommit(a, clock);
   Snapshot(a, clock);
   ASSERT_TRUE(broker.snapshots.count(0));
-  EXPECT_THAT(DedupRecords(broker, 0), ElementsAre("1"));
+  EXPECT_THAT(DedupRecords(broker, 0), ElementsAre("-0", "1"));
   const size_t first = broker.snapshots.at(0).size();
 
   // Games 20..39 (segments 2 = 16-23, 3 = 24-31, 4 = 32-39), then 36..39 again (in the
@@ -75,9 +76,9 @@ TEST(SnapshotSegmentsTest, SegmentsAreWrittenOnceDeletedOnceForgottenAndRestoreE
   for (int i : {36, 37, 38, 39, 10}) AppendGame(broker, i);
   ProcessAndCommit(a, clock);
   Snapshot(a, clock);
-  // Only segment 4 is new in the topic (2 and 3 came and went between snapshots), and 1,
-  // written before, is deleted.
-  EXPECT_THAT(DedupRecords(broker, first), ElementsAre("-1", "4"));
+  // Only segment 4 is new in the topic (2 and 3 came and went between snapshots, and are
+  // deleted all the same), and 1, written before, is deleted.
+  EXPECT_THAT(DedupRecords(broker, first), ElementsAre("-1", "-2", "-3", "4"));
   const DedupWindow& kept = a.pipeline.registry().FindPool("chess")->dedup_window();
   EXPECT_EQ(kept.front_skip(), 1u);
   EXPECT_EQ(kept.open_seq(), 5u);
@@ -120,6 +121,76 @@ TEST(SnapshotSegmentsTest, SegmentsAreWrittenOnceDeletedOnceForgottenAndRestoreE
   EXPECT_TRUE(SameDeltas(DeltasByKey(broker), OfflineDeltas(broker, b.config.pool)));
   // Construction: 20 + 20 + 1 (10 again) + 1 (32 again) + 10 results applied, 2 deltas each.
   EXPECT_EQ(broker.deltas.size(), 2u * 52);
+}
+
+// The segment keys a compacted snapshots topic still holds, as "<seq>".
+std::vector<std::string> LiveSegments(const FakeBroker& broker) {
+  FakeBroker compacted = broker;
+  compacted.CompactSnapshots();
+  return DedupRecords(compacted, 0);
+}
+
+// While the input is idle, commits write the sealed segments ahead of the next snapshot,
+// which then refers to them without writing them again. Segments written ahead by an
+// instance that dies before its next snapshot are not known to the one that restores its
+// last snapshot; they are deleted all the same once forgotten, so that the compacted topic
+// holds exactly the segments of the last snapshot. Expected segment numbers are
+// hand-calculated from the input (segments of 8 ids, a window of 8).
+TEST(SnapshotSegmentsTest, SegmentsAreWrittenAheadWhileIdleAndNoneIsLeftBehindByACrash) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  Instance a(&broker, SmallWindow(TempSnapshotDir()), &clock);
+  a.consumer.set_report_idle(true);
+  a.consumer.Assign({0});
+  // Games 0..19: segments 0 and 1 sealed, 0 forgotten. The idle commit writes 1 ahead, and
+  // no tombstone (the last committed snapshot may still refer to a forgotten segment).
+  AppendGames(broker, 0, "chess", 0, 20);
+  a.consumer.PollAll();
+  clock.Advance(a.config.min_commit_interval);
+  a.consumer.Poll();
+  EXPECT_EQ(broker.commits, 1);
+  EXPECT_THAT(DedupRecords(broker, 0), ElementsAre("1"));
+  // The snapshot (window 12..19: segment 1 and the open 16..19) refers to 1 without writing
+  // it again, and deletes 0.
+  size_t mark = broker.snapshots.at(0).size();
+  Snapshot(a, clock);
+  EXPECT_THAT(DedupRecords(broker, mark), ElementsAre("-0"));
+
+  // Games 20..35 in two idle batches: segments 2 (16-23) and 3 (24-31) sealed and written
+  // ahead; the window is 28..35, so 1 and 2 are forgotten, but not deleted before a snapshot.
+  mark = broker.snapshots.at(0).size();
+  AppendGames(broker, 0, "chess", 20, 8);
+  a.consumer.PollAll();
+  clock.Advance(a.config.min_commit_interval);
+  a.consumer.Poll();
+  AppendGames(broker, 0, "chess", 28, 8);
+  a.consumer.PollAll();
+  clock.Advance(a.config.min_commit_interval);
+  a.consumer.Poll();
+  EXPECT_THAT(DedupRecords(broker, mark), ElementsAre("2", "3"));
+  EXPECT_EQ(broker.committed_offsets.at(0), 36);
+
+  // A dies before its next snapshot. B restores the last one (offset 20, written until
+  // segment 2) and replays 20..35: it seals 2 and forgets it within the replay, never having
+  // written it, and deletes it all the same at its first snapshot, with 1.
+  Instance b(&broker, SmallWindow(TempSnapshotDir()), &clock);
+  b.consumer.set_report_idle(true);
+  b.consumer.Assign({0});
+  ASSERT_TRUE(b.pipeline.fatal().ok()) << b.pipeline.fatal();
+  ProcessAndCommit(b, clock);
+  Snapshot(b, clock);
+  EXPECT_TRUE(b.pipeline.fatal().ok()) << b.pipeline.fatal();
+  const DedupWindow& window = b.pipeline.registry().FindPool("chess")->dedup_window();
+  ASSERT_EQ(window.sealed().size(), 1u);
+  EXPECT_EQ(window.sealed().front()->seq, 3u);
+  EXPECT_THAT(LiveSegments(broker), ElementsAre("3"));
+
+  // A third instance restores B's snapshot from the compacted topic alone.
+  broker.CompactSnapshots();
+  Instance c(&broker, SmallWindow(TempSnapshotDir()), &clock);
+  c.consumer.Assign({0});
+  ASSERT_TRUE(c.pipeline.fatal().ok()) << c.pipeline.fatal();
+  EXPECT_EQ(c.pipeline.registry().FindPool("chess")->dedup_window().Ids(), window.Ids());
 }
 
 TEST(SnapshotSegmentsTest, ASnapshotOfTheOldFormatStillRestores) {
