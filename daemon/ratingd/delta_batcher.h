@@ -31,6 +31,8 @@ class DeltaBatcher {
   // default max.message.bytes (1 MB), and small enough that under a backlog the batches are
   // sent while the transaction goes on, so its commit waits only for the last ones.
   static constexpr size_t kMaxBatchBytes = 64 * 1024;
+  // A batch's buffer is reserved at this size when it opens: a full batch and its last delta.
+  static constexpr size_t kReservedBatchBytes = kMaxBatchBytes + 8 * 1024;
   using Emit = std::function<void(DeltaBatchRecord&&)>;
 
   explicit DeltaBatcher(Emit emit) : emit_(std::move(emit)) {}
