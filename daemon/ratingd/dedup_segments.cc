@@ -26,10 +26,10 @@ std::string SerializeDedupSegment(absl::string_view group, absl::string_view top
   head.set_seq(segment.seq);
   std::string out = head.SerializeAsString();
   size_t ids = 0;
-  for (const std::string& id : segment.ids) ids += wire::LengthDelimitedSize(id.size());
+  for (absl::string_view id : segment.ids()) ids += wire::LengthDelimitedSize(id.size());
   out.reserve(out.size() + ids);
   constexpr uint32_t kGameIds = v1::DedupSegment::kGameIdsFieldNumber;
-  for (const std::string& id : segment.ids) wire::AppendLengthDelimited(kGameIds, id, out);
+  for (absl::string_view id : segment.ids()) wire::AppendLengthDelimited(kGameIds, id, out);
   return out;
 }
 
@@ -105,7 +105,7 @@ TakeSegmentsByPool(v1::Snapshot& snapshot) {
   for (v1::DedupSegment& s : *snapshot.mutable_dedup_segments()) {
     DedupWindow::Segment& segment = by_pool[s.pool()].emplace_back();
     segment.seq = s.seq();
-    for (std::string& id : *s.mutable_game_ids()) segment.ids.push_back(std::move(id));
+    for (const std::string& id : s.game_ids()) segment.Add(id);
   }
   snapshot.clear_dedup_segments();
   for (auto& [pool, segments] : by_pool) {

@@ -31,11 +31,37 @@ class DedupWindow {
   // its record stays small (an id longer than this is a segment of its own).
   static constexpr size_t kSegmentBytes = 256 * 1024;
 
-  struct Segment {
-    uint64_t seq = 0;
-    std::deque<std::string> ids;  // a deque never moves its elements as it grows
+  // The ids of one segment, oldest first, copied into blocks of memory that never move, so
+  // that a view of an id stays valid as long as its segment: one allocation per block
+  // instead of one per id longer than a short string. A copy has blocks of its own.
+  class Segment {
+   public:
+    Segment() = default;
+    explicit Segment(uint64_t number) : seq(number) {}
+    Segment(const Segment& other);
+    Segment& operator=(const Segment& other);
+    // A moved-from segment is empty.
+    Segment(Segment&& other) noexcept;
+    Segment& operator=(Segment&& other) noexcept;
 
-    size_t IdBytes() const;  // the ids' lengths added up
+    void Add(absl::string_view id);
+    const std::vector<absl::string_view>& ids() const { return ids_; }
+    size_t IdBytes() const { return bytes_; }  // the ids' lengths added up
+
+    uint64_t seq = 0;
+
+   private:
+    // The first block's size; each next one is twice the last, up to the largest (or the
+    // id's size, for an id longer than that).
+    static constexpr size_t kFirstBlock = 256;
+    static constexpr size_t kLargestBlock = 16 * 1024;
+
+    std::vector<absl::string_view> ids_;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* free_ = nullptr;  // in the last block
+    size_t free_bytes_ = 0;
+    size_t last_block_ = 0;  // the last block's size
+    size_t bytes_ = 0;
   };
   using SegmentPtr = std::shared_ptr<const Segment>;
 
@@ -57,7 +83,7 @@ class DedupWindow {
   // open(), the segment still filling, numbered open_seq().
   const std::deque<SegmentPtr>& sealed() const { return sealed_; }
   size_t front_skip() const { return front_skip_; }
-  const std::deque<std::string>& open() const { return open_->ids; }
+  const std::vector<absl::string_view>& open() const { return open_->ids(); }
   uint64_t open_seq() const { return open_->seq; }
   // All ids, oldest first (a copy: for tests and tools).
   std::vector<std::string> Ids() const;

@@ -35,7 +35,7 @@ v1::Snapshot PartitionState::ToSnapshot(const std::string& params_fingerprint) c
       v1::DedupSegment& d = *s.add_dedup_segments();
       d.set_pool(name);
       d.set_seq(segment->seq);
-      d.mutable_game_ids()->Assign(segment->ids.begin(), segment->ids.end());
+      for (absl::string_view id : segment->ids()) d.add_game_ids(std::string(id));
     }
   }
   return s;

@@ -218,7 +218,7 @@ absl::StatusOr<std::optional<ratings::OnlineBootstrap>> LivePool::RestoreBootstr
 
 v1::PoolSnapshot LivePool::ToSnapshot() const {
   v1::PoolSnapshot s = ToSnapshotWithoutGameIds();
-  s.mutable_recent_game_ids()->Assign(dedup_.open().begin(), dedup_.open().end());
+  for (absl::string_view id : dedup_.open()) s.add_recent_game_ids(std::string(id));
   return s;
 }
 
@@ -226,7 +226,7 @@ void LivePool::AppendSnapshot(uint32_t field, std::string& out) const {
   const std::string head = SnapshotHead().SerializeAsString();
   const ColumnSizes columns = MeasureColumns();
   size_t ids = 0;
-  for (const std::string& id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
+  for (absl::string_view id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
   const size_t size = head.size() + columns.total + ids;
   out.reserve(out.size() + wire::VarintSize((uint64_t{field} << 3) | 2) + wire::VarintSize(size) +
               size);
@@ -236,7 +236,7 @@ void LivePool::AppendSnapshot(uint32_t field, std::string& out) const {
   out.append(head);
   AppendColumns(columns, out);
   constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
-  for (const std::string& id : dedup_.open()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
+  for (absl::string_view id : dedup_.open()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
   // MeasureColumns and AppendColumns agree (PartitionStateTest checks the bytes parse).
   assert(out.size() - start == size);
   (void)start;

@@ -2,6 +2,7 @@
 // through by hand.
 #include "daemon/ratingd/dedup_window.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace ratingd {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
 using ::testing::IsEmpty;
 
 std::vector<uint64_t> Seqs(const std::vector<DedupWindow::SegmentPtr>& segments) {
@@ -75,7 +77,7 @@ TEST(DedupWindowTest, SegmentsSealAtTheSegmentSizeAndAreDroppedOnceForgotten) {
   EXPECT_THAT(window.Ids(), ElementsAre("g", "h", "i", "j"));
   ASSERT_EQ(window.sealed().size(), 1u);
   EXPECT_EQ(window.sealed()[0]->seq, 1u);
-  EXPECT_THAT(window.sealed()[0]->ids, ElementsAre("e", "f", "g", "h"));
+  EXPECT_THAT(window.sealed()[0]->ids(), ElementsAre("e", "f", "g", "h"));
   EXPECT_EQ(window.front_skip(), 2u);
   EXPECT_EQ(window.open_seq(), 2u);
   EXPECT_THAT(Open(window), ElementsAre("i", "j"));
@@ -97,6 +99,37 @@ TEST(DedupWindowTest, WrittenSegmentsAreReportedOnceAndTombstonedOnceForgotten) 
   // this state.
   EXPECT_THAT(window.TakeForgotten(), ElementsAre(1u, 2u));
   EXPECT_THAT(Seqs(window.TakeUnwritten()), ElementsAre(3u));
+}
+
+// A segment copies its ids into blocks that never move: ids of every length, past many
+// blocks and longer than the largest, read back whole after every later Add; a copy
+// outlives its original; a moved-from segment is empty. Expected: the ids as added.
+TEST(DedupWindowTest, ASegmentKeepsItsIdsInPlace) {
+  std::vector<std::string> added;
+  auto segment = std::make_unique<DedupWindow::Segment>(7);
+  for (size_t i = 0; i < 3000; ++i) {
+    added.push_back(std::string(i % 97, static_cast<char>('a' + i % 26)) + std::to_string(i));
+    segment->Add(added.back());
+  }
+  added.push_back(std::string(40000, 'z'));  // longer than the largest block
+  segment->Add(added.back());
+  segment->Add("");
+  added.push_back("");
+  size_t bytes = 0;
+  for (const std::string& id : added) bytes += id.size();
+  EXPECT_EQ(segment->IdBytes(), bytes);
+  EXPECT_THAT(segment->ids(), ElementsAreArray(added));
+  DedupWindow::Segment copy = *segment;
+  segment.reset();
+  EXPECT_EQ(copy.seq, 7u);
+  EXPECT_THAT(copy.ids(), ElementsAreArray(added));
+  DedupWindow::Segment moved = std::move(copy);
+  EXPECT_THAT(moved.ids(), ElementsAreArray(added));
+  EXPECT_TRUE(copy.ids().empty());  // NOLINT(bugprone-use-after-move): the contract
+  EXPECT_EQ(copy.IdBytes(), 0u);
+  copy.Add("again");  // a moved-from segment takes new ids in blocks of its own
+  EXPECT_THAT(copy.ids(), ElementsAre("again"));
+  EXPECT_THAT(moved.ids(), ElementsAreArray(added));
 }
 
 // Three sealed segments of 4,096 five-byte ids (20,480 bytes each): the oldest unwritten
@@ -127,12 +160,12 @@ TEST(DedupWindowTest, SegmentsAlsoSealBeforeTheirIdsPassTheByteLimit) {
   const std::string big(100 * 1024, 'x');
   for (int i = 0; i < 3; ++i) window.Insert(absl::StrCat(i, big));
   ASSERT_EQ(window.sealed().size(), 1u);
-  EXPECT_EQ(window.sealed()[0]->ids.size(), 2u);
+  EXPECT_EQ(window.sealed()[0]->ids().size(), 2u);
   EXPECT_EQ(window.open().size(), 1u);
   window.Insert(std::string(300 * 1024, 'y'));  // 100 + 300 KiB > 256: seals, then alone
   window.Insert("small");                       // seals the 300 KiB one first
   ASSERT_EQ(window.sealed().size(), 3u);
-  EXPECT_EQ(window.sealed()[2]->ids.size(), 1u);
+  EXPECT_EQ(window.sealed()[2]->ids().size(), 1u);
   EXPECT_THAT(Open(window), ElementsAre("small"));
 }
 
@@ -173,9 +206,8 @@ TEST(DedupWindowTest, RestoreOfPlainIdsSealsThemAsTheyFill) {
 
 TEST(DedupWindowTest, RestoreRefusesPartsThatMakeNoWindow) {
   const auto segment = [](uint64_t seq, std::vector<std::string> ids) {
-    DedupWindow::Segment s;
-    s.seq = seq;
-    s.ids.assign(ids.begin(), ids.end());
+    DedupWindow::Segment s(seq);
+    for (const std::string& id : ids) s.Add(id);
     return s;
   };
   DedupWindow window(4);

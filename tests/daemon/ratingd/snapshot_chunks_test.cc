@@ -151,9 +151,9 @@ std::string Format2Snapshot(int64_t next_offset, uint64_t first, uint32_t segmen
 }
 
 SnapshotRecord Segment(uint64_t seq, const std::string& group = "g") {
-  DedupWindow::Segment segment;
-  segment.seq = seq;
-  segment.ids = {absl::StrCat("a", seq), absl::StrCat("b", seq)};
+  DedupWindow::Segment segment(seq);
+  segment.Add(absl::StrCat("a", seq));
+  segment.Add(absl::StrCat("b", seq));
   return {DedupSegmentKey(3, "chess", seq),
           SerializeDedupSegment(group, "results", 3, "chess", segment)};
 }
