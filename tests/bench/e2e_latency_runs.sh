@@ -12,6 +12,9 @@
 # BROKER_CPUS and RATINGD_CPUS (taskset -c lists, e.g. 1 and 0) pin the broker and ratingd
 # to separate CPUs; unset, both float over every CPU.
 # RATINGD_ARGS (space-separated) are extra ratingd flags, e.g. "--commit-interval=250ms".
+# B_BIN_DIR: a second build's bin folder (another commit's ratingd and ratingctl); each run
+# is then made with both, alternating, the second's in $OUT_PREFIX-<i>-b.json: an A/B
+# comparison on one broker, in one sequence.
 # E2E_ARGS (space-separated) are extra e2e_bench.py arguments, after (so overriding) the
 # defaults: the issue's mixed backlog at ratingd's own defaults, with and without the first
 # snapshot in the latency phase, is
@@ -37,18 +40,29 @@ read -r -a e2e_args <<<"${E2E_ARGS:-}"
 after=()
 [[ ${AFTER_FIRST_SNAPSHOT:-1} == 1 ]] && after=(--after-first-snapshot)
 bench() {
-  python3 tests/bench/e2e_bench.py --ratingd "$bin/ratingd" --ratingctl "$bin/ratingctl" \
+  local dir=$1
+  shift
+  python3 tests/bench/e2e_bench.py --ratingd "$dir/ratingd" --ratingctl "$dir/ratingctl" \
       --ratingd-cpus="${RATINGD_CPUS:-}" "${extra[@]}" --results 1000000 --seconds 15 \
       "$@" "${e2e_args[@]}"
 }
-bench >"$out-warmup.json"
-for i in $(seq 1 "$runs"); do
-  bench "${after[@]}" | tail -1 >"$out-$i.json"
-  python3 - "$out-$i.json" "$i" <<'PY'
+report() {
+  python3 - "$1" "$2" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("run %s: %s results/s, visible p50 %s ms p99 %s ms, ingest p99 %s ms, commit p99 %s ms" % (
+print("run %s: %s results/s, visible p50 %s ms p99 %s ms, ingest p99 %s ms, commit p99 %s ms, "
+      "snapshots in the phase %s (%s bytes)" % (
     sys.argv[2], d["ratingd_throughput_per_s"], d["visible_p50_ms"], d["visible_p99_ms"],
-    d["ingest_p99_ms"], d["commit_p99_ms"]))
+    d["ingest_p99_ms"], d["commit_p99_ms"], d["latency_phase_snapshots"],
+    d["last_snapshot_bytes"]))
 PY
+}
+bench "$bin" >"$out-warmup.json"
+for i in $(seq 1 "$runs"); do
+  bench "$bin" "${after[@]}" | tail -1 >"$out-$i.json"
+  report "$out-$i.json" "$i"
+  if [[ -n ${B_BIN_DIR:-} ]]; then
+    bench "$B_BIN_DIR" "${after[@]}" | tail -1 >"$out-$i-b.json"
+    report "$out-$i-b.json" "$i (B)"
+  fi
 done
