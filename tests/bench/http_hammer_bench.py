@@ -16,7 +16,8 @@ second while ingesting, each timed from its request to the end of its answer (wr
 connections kept alive). The figure of a
 phase is the results applied per second from the first to the last (its /metrics); paced
 also gives the answers' latency percentiles. Prints one JSON document with every phase, the
-medians, hammered/quiet and the median p99 of paced.
+medians, hammered/quiet and the median p99 of paced. An uncounted quiet phase runs before
+the first round (--no-warmup: none): a fresh broker is still compiling its hot paths then.
 """
 import argparse
 import collections
@@ -194,6 +195,8 @@ def main():
     ap.add_argument("--rate", type=float, default=2000)
     ap.add_argument("--ratingd-flags", default="",
                     help="more ratingd flags for every phase (e.g. --http-nice=19)")
+    ap.add_argument("--no-warmup", action="store_true",
+                    help="skip the uncounted quiet phase before the first round")
     ap.add_argument("--phases", default="quiet,hammered,paced",
                     help="which phases each round runs, in order")
     a = ap.parse_args()
@@ -201,6 +204,11 @@ def main():
     work = tempfile.mkdtemp(prefix="ratingd-hammer-")
     backlog = os.path.join(work, "backlog.jsonl")
     generate(backlog, a.results, 1)
+    if not a.no_warmup:
+        # A fresh broker's JVM compiles its hot paths in its first minute, taking CPU from
+        # whichever phase runs then: one uncounted quiet phase first.
+        print(json.dumps({"warmup": phase(a, brokers, work, backlog, "quiet", a.clients)}),
+              file=sys.stderr)
     phases = []
     for _ in range(a.rounds):
         for name in a.phases.split(","):
