@@ -63,9 +63,11 @@ std::vector<PartitionOffset> Committer::OffsetsToCommit() const {
 }
 
 bool Committer::HasSegmentsAhead() const {
+  if (none_ahead_) return false;
   for (const auto& [p, state] : registry_->partitions()) {
     if (!state.replaying() && ratingd::HasSegmentsAhead(state)) return true;
   }
+  none_ahead_ = true;
   return false;
 }
 

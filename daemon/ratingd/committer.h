@@ -38,7 +38,10 @@ class Committer {
 
   // Opens a transaction unless one is open. The sink's error if it cannot.
   absl::Status Begin();
-  void CountRecord() { ++records_; }
+  void CountRecord() {
+    ++records_;
+    none_ahead_ = false;
+  }
   // Whether the open transaction is due to commit (`input_idle`: the last read found
   // nothing more; then also to write segments ahead), and whether its commit should carry
   // snapshots (every snapshot_interval).
@@ -100,6 +103,11 @@ class Committer {
   bool stopping_ = false;
   absl::Time started_;
   size_t records_ = 0;
+  // No caught-up partition had a segment to write ahead when HasSegmentsAhead last looked,
+  // and no record came since, so none can have been sealed: an idle loop does not look
+  // through every pool at each turn. (A partition restored meanwhile from a format-1
+  // snapshot may have some; its next snapshot writes them.)
+  mutable bool none_ahead_ = false;
   uint64_t attempts_ = 0;
   absl::Time last_snapshot_;
   uint64_t next_snapshot_id_;

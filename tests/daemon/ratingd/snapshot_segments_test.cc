@@ -150,6 +150,12 @@ TEST(SnapshotSegmentsTest, SegmentsAreWrittenAheadWhileIdleAndNoneIsLeftBehindBy
   a.consumer.Poll();
   EXPECT_EQ(broker.commits, 1);
   EXPECT_THAT(DedupRecords(broker, 0), ElementsAre("1"));
+  // Nothing more to write ahead and no record: idle turns commit nothing.
+  for (int i = 0; i < 3; ++i) {
+    clock.Advance(a.config.min_commit_interval);
+    a.consumer.Poll();
+  }
+  EXPECT_EQ(broker.commits, 1);
   // The snapshot (window 12..19: segment 1 and the open 16..19) refers to 1 without writing
   // it again, and deletes 0.
   size_t mark = broker.snapshots.at(0).size();
