@@ -20,7 +20,8 @@ KafkaProperties CacheProperties(const DaemonConfig& config) {
                            {"client.id", "ratingd-leaderboard-cache"},
                            {"enable.auto.commit", "false"},
                            {"isolation.level", "read_committed"},
-                           {"fetch.wait.max.ms", "100"}};
+                           {"fetch.wait.max.ms", "100"},
+                           {"enable.partition.eof", "true"}};
   for (const auto& kv : config.kafka) {
     if (kv.first != "group.instance.id") props.push_back(kv);
   }
@@ -54,6 +55,8 @@ absl::StatusOr<std::unique_ptr<LeaderboardCache>> LeaderboardCache::Start(
         absl::StrCat("assigning ", config.leaderboards_topic, ": ", RdKafka::err2str(assigned)));
   }
   cache->views_ = views;
+  cache->partitions_ = *partitions;
+  views->set_remote_caught_up(false);
   cache->thread_ = std::thread([raw = cache.get()] { raw->Run(); });
   return cache;
 }
@@ -67,8 +70,19 @@ LeaderboardCache::~LeaderboardCache() {
 void LeaderboardCache::Run() {
   RemoteBoardsBuilder boards;
   auto next_publish = std::chrono::steady_clock::now();
+  // Partitions not yet read to their end once; at zero the boards are published at once
+  // and the instance may be ready (ViewStore::remote_caught_up).
+  std::vector<bool> at_end(static_cast<size_t>(partitions_), false);
+  int behind = partitions_;
+  if (behind == 0) views_->set_remote_caught_up(true);
   while (!stop_.load()) {
     std::unique_ptr<RdKafka::Message> m(consumer_->consume(50));
+    bool caught_up_now = false;
+    if (m->err() == RdKafka::ERR__PARTITION_EOF && behind > 0 && m->partition() >= 0 &&
+        m->partition() < partitions_ && !at_end[static_cast<size_t>(m->partition())]) {
+      at_end[static_cast<size_t>(m->partition())] = true;
+      caught_up_now = --behind == 0;
+    }
     if (m->err() == RdKafka::ERR_NO_ERROR) {
       std::optional<absl::string_view> value;
       if (m->payload() != nullptr) {
@@ -83,12 +97,13 @@ void LeaderboardCache::Run() {
       Log(absl::StrCat("leaderboard cache: ", m->errstr()));
     }
     const auto now = std::chrono::steady_clock::now();
-    if (now >= next_publish) {
+    if (now >= next_publish || caught_up_now) {
       if (std::shared_ptr<const RemoteBoards> changed = boards.TakeChanged()) {
         views_->PublishRemote(std::move(changed));
       }
       next_publish = now + absl::ToChronoNanoseconds(kPublishEvery);
     }
+    if (caught_up_now) views_->set_remote_caught_up(true);
   }
 }
 

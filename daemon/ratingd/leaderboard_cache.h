@@ -2,7 +2,8 @@
 // leaderboards topic (read_committed, every partition from the beginning, never in a group)
 // on a thread of its own, folding its records into RemoteBoards (remote_boards.h) and
 // publishing them to the view store at most every kPublishEvery. The HTTP threads answer the
-// pools this instance does not own from them.
+// pools this instance does not own from them. Until it has read every partition to its end
+// once, the instance is not ready (ViewStore::remote_caught_up).
 #pragma once
 
 #include <atomic>
@@ -33,6 +34,7 @@ class LeaderboardCache {
 
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
   ViewStore* views_ = nullptr;
+  int partitions_ = 0;  // of the leaderboards topic, all assigned
   std::atomic<bool> stop_{false};
   std::thread thread_;  // last: started once the rest is set
 };

@@ -245,6 +245,10 @@ void Pipeline::UpdateReadiness() {
         break;
       }
     }
+    if (reason.empty() && !views_.remote_caught_up()) {
+      reason = absl::StrCat("reading ", config_.leaderboards_topic,
+                            " to its end (the pools of the other instances)");
+    }
   }
   SetReadiness(std::move(reason));
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -111,6 +112,14 @@ class ViewStore {
     }
     published_.SignalAll();
   }
+  // Whether the other instances' pools are known as of this instance's start: false from
+  // the leaderboard cache's start until it has read every partition of the leaderboards
+  // topic to its end once (before, an answer from it could be older than a leaderboard
+  // committed long ago). True without a cache. Readiness waits for it (Pipeline).
+  bool remote_caught_up() const { return remote_caught_up_.load(std::memory_order_acquire); }
+  void set_remote_caught_up(bool caught_up) {
+    remote_caught_up_.store(caught_up, std::memory_order_release);
+  }
   // The leaderboard cache's thread: replaces the other instances' pools, keeping this
   // instance's views. The views are copied (O(pools)) outside the lock, so the consumer
   // thread never waits on that copy.
@@ -138,6 +147,7 @@ class ViewStore {
   std::shared_ptr<const RemoteBoards> remote_ ABSL_GUARDED_BY(mu_) =
       std::make_shared<const RemoteBoards>();
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
+  std::atomic<bool> remote_caught_up_{true};
 };
 
 }  // namespace ratingd

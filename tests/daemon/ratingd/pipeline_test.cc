@@ -271,6 +271,27 @@ TEST(PipelineTest, NewOwnerRestoresTheSnapshotAndReplaysWithoutEmitting) {
   EXPECT_TRUE(SameDeltas(DeltasByKey(broker), OfflineDeltas(broker, b.config.pool)));
 }
 
+// Ready also waits for the leaderboard cache to read the leaderboards topic to its end once
+// (ViewStore::remote_caught_up): before, its answers for the other instances' pools could be
+// older than leaderboards committed long before.
+TEST(PipelineTest, ReadinessWaitsForTheOtherInstancesPools) {
+  FakeBroker broker(1);
+  FakeClock clock;
+  Instance a(&broker, TestConfig(TempSnapshotDir()), &clock);
+  a.pipeline.views().set_remote_caught_up(false);  // as LeaderboardCache::Start does
+  a.consumer.Assign({0});
+  a.consumer.Poll();
+  auto [ready, why] = a.pipeline.readiness().Get();
+  EXPECT_FALSE(ready);
+  EXPECT_THAT(why, HasSubstr("reading " + a.config.leaderboards_topic + " to its end"));
+  EXPECT_EQ(a.metrics.ready().Value(), 0);
+  a.pipeline.views().set_remote_caught_up(true);
+  a.consumer.Poll();
+  std::tie(ready, why) = a.pipeline.readiness().Get();
+  EXPECT_TRUE(ready) << why;
+  EXPECT_EQ(a.metrics.ready().Value(), 1);
+}
+
 // Also a regression test: Pipeline::SetReadiness once called
 // `readiness_.Set(reason.empty(), std::move(reason))`, whose arguments GCC evaluated right to
 // left, moving the reason out before testing it, so /readyz said ready with a non-empty
