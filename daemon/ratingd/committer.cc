@@ -27,7 +27,8 @@ Committer::Committer(const DaemonConfig& config, const std::string& fingerprint,
       started_(clock->Now()),
       last_snapshot_(clock->Now()),
       // Unique per run: a snapshot's chunks are told apart from an older run's by this id.
-      next_snapshot_id_(static_cast<uint64_t>(absl::ToUnixNanos(clock->Now())) << 8) {}
+      next_snapshot_id_(static_cast<uint64_t>(absl::ToUnixNanos(clock->Now())) << 8),
+      serializer_(config.group, config.results_topic) {}
 
 absl::Status Committer::Begin() {
   if (open_) return absl::OkStatus();
@@ -82,33 +83,71 @@ void Committer::ProduceSegmentsAhead() {
   }
 }
 
+bool Committer::WantsSnapshot(const PartitionState& state) const {
+  // Not at a committed point while replaying; nothing new if the offset did not move.
+  return !state.replaying() && state.snapshot_offset() != state.next_offset;
+}
+
+CapturedSnapshot Committer::Capture(PartitionState& state) {
+  const auto start = std::chrono::steady_clock::now();
+  CapturedSnapshot captured;
+  captured.partition = state.partition;
+  captured.incarnation = state.incarnation();
+  captured.next_offset = state.next_offset;
+  captured.snapshot_id = next_snapshot_id_++;
+  captured.capture =
+      state.CaptureSnapshot(fingerprint_, config_.group, absl::ToUnixMillis(clock_->Now()));
+  // The de-duplication segments new since the last snapshot, and tombstones for those it
+  // no longer refers to (docs/ARCHITECTURE.md §5.2).
+  captured.dedup = TakeDedupRecords(config_.group, state);
+  captured.sealed = SealedSegments(state);
+  captured.capture_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return captured;
+}
+
+void Committer::Produce(SerializedSnapshot snapshot, std::vector<PendingFile>* files) {
+  const auto start = std::chrono::steady_clock::now();
+  const int32_t p = snapshot.partition;
+  for (const ChunkRecord& chunk : snapshot.chunks) {
+    absl::Status s = sink_->SnapshotChunk(p, chunk.key, chunk.value);
+    if (!s.ok()) Log(std::string(s.message()));  // the commit fails and rolls back
+  }
+  size_t size = snapshot.bytes->size();
+  for (const SnapshotRecord& r : snapshot.dedup) {
+    absl::Status s =
+        r.value ? sink_->SnapshotChunk(p, r.key, *r.value) : sink_->SnapshotTombstone(p, r.key);
+    if (!s.ok()) Log(std::string(s.message()));
+    if (r.value) size += r.value->size();
+  }
+  metrics_->snapshot_duration().Observe(
+      snapshot.capture_seconds +
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  metrics_->SnapshotSize(p).Set(static_cast<double>(size));
+  files->push_back(
+      {p, snapshot.next_offset, std::move(snapshot.bytes), std::move(snapshot.sealed)});
+}
+
 void Committer::ProduceSnapshots(bool all, std::vector<PendingFile>* files) {
   if (all) last_snapshot_ = clock_->Now();
   for (auto& [p, state] : registry_->partitions()) {
-    if (state.replaying()) continue;  // not at a committed point yet
+    if (state.replaying()) continue;
     if (!state.TakeSnapshotRequest() && !all) continue;
-    if (state.snapshot_offset() == state.next_offset) continue;
-    const auto start = std::chrono::steady_clock::now();
-    auto bytes = std::make_shared<std::string>(
-        state.SerializeSnapshot(fingerprint_, config_.group, absl::ToUnixMillis(clock_->Now())));
-    for (ChunkRecord& chunk : SplitSnapshot(config_.group, config_.results_topic, p,
-                                            state.next_offset, next_snapshot_id_++, *bytes)) {
-      absl::Status s = sink_->SnapshotChunk(p, chunk.key, chunk.value);
-      if (!s.ok()) Log(std::string(s.message()));  // the commit fails and rolls back
-    }
-    // The de-duplication segments new since the last snapshot, and tombstones for those it
-    // no longer refers to (docs/ARCHITECTURE.md §5.2).
-    size_t size = bytes->size();
-    for (const SnapshotRecord& r : TakeDedupRecords(config_.group, state)) {
-      absl::Status s =
-          r.value ? sink_->SnapshotChunk(p, r.key, *r.value) : sink_->SnapshotTombstone(p, r.key);
-      if (!s.ok()) Log(std::string(s.message()));
-      if (r.value) size += r.value->size();
-    }
-    metrics_->snapshot_duration().Observe(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    metrics_->SnapshotSize(p).Set(static_cast<double>(size));
-    files->push_back({p, state.next_offset, std::move(bytes), SealedSegments(state)});
+    if (!WantsSnapshot(state)) continue;
+    Produce(SerializeSnapshot(Capture(state), config_.group, config_.results_topic), files);
+  }
+}
+
+void Committer::ProduceSerialized(bool wait) {
+  if (!open_) return;
+  std::optional<std::vector<SerializedSnapshot>> round = serializer_.Take(wait);
+  if (!round) return;
+  for (SerializedSnapshot& snapshot : *round) {
+    // A partition revoked or restored since its capture: its snapshot is of a state this
+    // instance no longer holds (a rollback discards the whole round; this guards the rest).
+    const PartitionState* state = registry_->Find(snapshot.partition);
+    if (state == nullptr || state->incarnation() != snapshot.incarnation) continue;
+    Produce(std::move(snapshot), &files_);
   }
 }
 
@@ -129,11 +168,19 @@ bool Committer::InjectAbort() {
 }
 
 void Committer::StartSnapshots() {
-  if (open_) ProduceSnapshots(/*all=*/true, &files_);
+  if (!open_ || serializer_.busy()) return;
+  last_snapshot_ = clock_->Now();
+  std::vector<CapturedSnapshot> round;
+  for (auto& [p, state] : registry_->partitions()) {
+    if (WantsSnapshot(state)) round.push_back(Capture(state));
+  }
+  if (!round.empty()) serializer_.Submit(std::move(round));
 }
 
 absl::Status Committer::Commit(bool with_snapshots, bool segments_ahead) {
   if (!open_) return absl::FailedPreconditionError("no transaction is open");
+  // A snapshot of every partition now (a revocation, a shutdown): the round in flight first.
+  if (with_snapshots) ProduceSerialized(/*wait=*/true);
   ProduceSnapshots(with_snapshots, &files_);
   if (segments_ahead) ProduceSegmentsAhead();
   const std::vector<PartitionOffset> offsets = OffsetsToCommit();
@@ -187,7 +234,8 @@ absl::Status Committer::Abort() {
   absl::Status s = sink_->Abort();
   if (!s.ok()) return s;
   open_ = false;
-  files_.clear();  // their snapshots were in the aborted transaction
+  files_.clear();         // their snapshots were in the aborted transaction
+  serializer_.Discard();  // of the state being rebuilt
   metrics_->Transactions("aborted").Increment();
   return absl::OkStatus();
 }

@@ -22,6 +22,7 @@
 #include "daemon/ratingd/mutex.h"
 #include "daemon/ratingd/output_sink.h"
 #include "daemon/ratingd/partition_registry.h"
+#include "daemon/ratingd/snapshot_serializer.h"
 
 namespace ratingd {
 
@@ -57,12 +58,20 @@ class Committer {
   absl::Status Commit(bool with_snapshots, bool segments_ahead = false);
   // Aborts the open transaction.
   absl::Status Abort();
-  // Snapshots every held partition whose offset moved since its last snapshot into the
-  // open transaction, just begun: called right after a commit when SnapshotsDue(), the
-  // snapshots hold the state at the offsets just committed and their chunks are delivered
-  // while the transaction goes on, so that no commit waits for them (docs/ARCHITECTURE.md
-  // §4.2). They commit with it.
+  // Captures every held partition whose offset moved since its last snapshot, for the
+  // serializer's thread to write out: called right after a commit when SnapshotsDue(), the
+  // snapshots hold the state at the offsets just committed. ProduceSerialized puts them in
+  // the transaction open once they are written, and they commit with it
+  // (docs/ARCHITECTURE.md §4.3). Nothing while a round is in flight.
   void StartSnapshots();
+  // The round StartSnapshots began, once serialised (`wait`: waiting for it), into the open
+  // transaction: called at each turn of the consumer loop, it goes out as soon as it is
+  // ready, its chunks delivered while the transaction goes on. A snapshot of a partition
+  // revoked or restored since its capture is dropped.
+  void ProduceSerialized(bool wait);
+  // Waits until the round in flight is serialised (tests: which transaction carries it
+  // then no longer depends on the serializer thread's speed).
+  void WaitSerialized() { serializer_.WaitIdle(); }
   bool open() const { return open_; }
   // No fault injection from now on (the final commits of a shutdown or revocation).
   void set_stopping() { stopping_ = true; }
@@ -83,6 +92,13 @@ class Committer {
   // just ended, if its offset moved since its last snapshot; the files to write once the
   // transaction commits go to *files.
   void ProduceSnapshots(bool all, std::vector<PendingFile>* files);
+  // Whether `state` is to be snapshotted now (caught up, its offset moved), and its capture.
+  bool WantsSnapshot(const PartitionState& state) const;
+  CapturedSnapshot Capture(PartitionState& state);
+  // Produces a serialised snapshot into the open transaction; its file is written once the
+  // transaction commits.
+  void Produce(SerializedSnapshot snapshot, std::vector<PendingFile>* files);
+
   // Segments ahead of the next snapshot: whether a caught-up partition has any, and
   // producing them.
   bool HasSegmentsAhead() const;
@@ -112,6 +128,7 @@ class Committer {
   absl::Time last_snapshot_;
   uint64_t next_snapshot_id_;
   std::vector<PendingFile> files_;  // snapshots in the open transaction: files once it commits
+  SnapshotSerializer serializer_;
 
   Mutex written_mu_;
   std::vector<absl::Status> write_failures_ ABSL_GUARDED_BY(written_mu_);

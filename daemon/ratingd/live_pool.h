@@ -90,6 +90,16 @@ struct MlSolution {
   bool converged = false;
 };
 
+// A pool's snapshot as taken on the consumer thread (LivePool::CaptureSnapshot): its bytes
+// but for the histories, and the histories' points, shared.
+struct PoolCapture {
+  std::string before;  // PoolSnapshot fields before the histories
+  std::vector<HistoryCapture> histories;
+  std::string after;  // the replica steps and the open window's game ids
+};
+// The captured pool as field `field` of the enclosing message. Any thread.
+void AppendPoolCapture(uint32_t field, const PoolCapture& capture, std::string& out);
+
 class LivePool {
  public:
   static absl::StatusOr<std::unique_ptr<LivePool>> Create(std::string name,
@@ -106,11 +116,15 @@ class LivePool {
   // Format 2: the de-duplication window's sealed segments are referred to, not included
   // (dedup_window().sealed() has them).
   v1::PoolSnapshot ToSnapshot() const;
-  // ToSnapshot() serialised as field `field` of the enclosing message (a Snapshot's
-  // `pools`), appended to `out` at its exact size in one pass: the columns and the game ids
-  // are written straight from the pool, never copied into a message or a buffer first
-  // (docs/ARCHITECTURE.md §5). Parses to ToSnapshot().
-  void AppendSnapshot(uint32_t field, std::string& out) const;
+  // ToSnapshot() in two steps (docs/ARCHITECTURE.md §4.2, §5): CaptureSnapshot, on the
+  // consumer thread, writes the pool's bytes but for the histories, whose points it shares
+  // (O(agents)); AppendPoolCapture, on any thread, appends them to `out` as field `field`
+  // of the enclosing message (a Snapshot's `pools`), the histories written straight from
+  // their points. Parses to ToSnapshot() as it was at the capture.
+  PoolCapture CaptureSnapshot() const;
+  void AppendSnapshot(uint32_t field, std::string& out) const {
+    AppendPoolCapture(field, CaptureSnapshot(), out);
+  }
   const DedupWindow& dedup_window() const { return dedup_; }
   DedupWindow& dedup_window() { return dedup_; }
 
@@ -171,16 +185,10 @@ class LivePool {
   // The snapshot but for the game ids, the per-agent columns (names, ratings, game counts,
   // replica steps) and the histories, which AppendSnapshot writes by hand.
   v1::PoolSnapshot SnapshotHead() const;
-  // The columns' wire size (the replica steps' payloads apart, as AppendColumns needs them
-  // first), and the columns themselves, exactly that many bytes.
-  struct ColumnSizes {
-    size_t total = 0;
-    size_t elo_steps = 0;
-    size_t sco_steps = 0;
-    std::array<HistoryWireSizes, kPerResultModels.size()> histories = {};
-  };
-  ColumnSizes MeasureColumns() const;
-  void AppendColumns(const ColumnSizes& sizes, std::string& out) const;
+  // The per-agent columns before the histories (names, ratings, game counts), and the
+  // replica steps after them.
+  void AppendColumns(std::string& out) const;
+  void AppendReplicaSteps(std::string& out) const;
   // Calls visit(steps) on the replica steps of each block of agents, in order (elo's or
   // sco's; nothing if the model keeps no replicas).
   template <typename Visit>

@@ -109,7 +109,9 @@ void Metrics::RegisterKafkaMetrics(prometheus::Registry& r) {
 // The metrics of snapshots and restores.
 void Metrics::RegisterSnapshotMetrics(prometheus::Registry& r) {
   snapshot_duration_ = &NewHistogram(r, "ratingd_snapshot_duration_seconds",
-                                     "Time to capture and durably write one partition's snapshot");
+                                     "Time the consumer thread spends on one partition's snapshot: "
+                                     "its capture and the hand-over of its records to the "
+                                     "producer (the serialisation runs on its own thread)");
   snapshot_size_family_ = &GaugeFamily(r, "ratingd_snapshot_size_bytes",
                                        "Bytes the last snapshot wrote to the snapshots topic (its "
                                        "chunks and new de-duplication segments), per partition");

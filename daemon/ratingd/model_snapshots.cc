@@ -57,9 +57,9 @@ char* PutVarint(uint64_t v, char* p) {
 
 // Calls visit(point) on every point of every agent, oldest agent id first.
 template <typename Visit>
-void ForEachPoint(const ratings::PoolHistory& history, const Visit& visit) {
-  for (ratings::AgentId a = 0; a < history.size(); ++a) {
-    for (const ratings::HistoryPoint& p : history.Of(a)) visit(p);
+void ForEachPoint(const HistoryCapture& history, const Visit& visit) {
+  for (const ratings::HistoryRun& run : history.agents) {
+    for (const ratings::HistoryPoint& p : run.points()) visit(p);
   }
 }
 
@@ -149,12 +149,17 @@ v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history) {
   return h;
 }
 
-HistoryWireSizes MeasureHistoryWire(const ratings::PoolHistory& history) {
+HistoryCapture CaptureHistory(const ratings::PoolHistory& history) {
+  HistoryCapture capture{.model = history.model(), .agents = {}};
+  capture.agents.reserve(history.size());
+  for (ratings::AgentId a = 0; a < history.size(); ++a) capture.agents.push_back(history.Share(a));
+  return capture;
+}
+
+HistoryWireSizes MeasureHistoryWire(const HistoryCapture& history) {
   HistoryWireSizes sizes;
   size_t points = 0;
-  for (ratings::AgentId a = 0; a < history.size(); ++a) {
-    sizes.counts += wire::VarintSize(history.Of(a).size());
-  }
+  for (const ratings::HistoryRun& run : history.agents) sizes.counts += wire::VarintSize(run.size);
   ForEachPoint(history, [&](const ratings::HistoryPoint& p) {
     const SecondsAndNanos split = Split(p.time);
     sizes.sequence += wire::VarintSize(p.sequence);
@@ -162,22 +167,22 @@ HistoryWireSizes MeasureHistoryWire(const ratings::PoolHistory& history) {
     sizes.nanos += wire::VarintSize(split.nanos);
     ++points;
   });
-  sizes.total = FieldSize(ratings::ModelName(history.model()).size()) + FieldSize(sizes.counts) +
+  sizes.total = FieldSize(ratings::ModelName(history.model).size()) + FieldSize(sizes.counts) +
                 FieldSize(sizes.sequence) + FieldSize(sizes.seconds) + FieldSize(sizes.nanos) +
                 3 * FieldSize(8 * points);
   return sizes;
 }
 
-void AppendHistoryWire(const ratings::PoolHistory& history, const HistoryWireSizes& sizes,
+void AppendHistoryWire(const HistoryCapture& history, const HistoryWireSizes& sizes,
                        std::string& out) {
   using H = v1::HistorySnapshot;
-  wire::AppendLengthDelimited(H::kModelFieldNumber, ratings::ModelName(history.model()), out);
+  wire::AppendLengthDelimited(H::kModelFieldNumber, ratings::ModelName(history.model), out);
   if (sizes.counts == 0) return;  // no agent: every column is empty
   AppendFieldHead(H::kCountsFieldNumber, sizes.counts, out);
   size_t points = 0;
-  for (ratings::AgentId a = 0; a < history.size(); ++a) {
-    wire::AppendVarint(history.Of(a).size(), out);
-    points += history.Of(a).size();
+  for (const ratings::HistoryRun& run : history.agents) {
+    wire::AppendVarint(run.size, out);
+    points += run.size;
   }
   if (points == 0) return;
   // Each column's payload is written in place into room made for it (its size is known).

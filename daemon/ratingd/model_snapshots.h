@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ratingd/v1/snapshot.pb.h"
@@ -29,10 +30,19 @@ v1::HistorySnapshot HistoryToSnapshot(const ratings::PoolHistory& history);
 // PoolHistory::Restore).
 absl::StatusOr<ratings::PoolHistoryState> HistoryFromSnapshot(const v1::HistorySnapshot& h);
 
-// HistoryToSnapshot's message written straight from the histories, without copying the points
-// into a message first (a million agents' histories are hundreds of megabytes): its payload
-// sizes, measured once, then the message's bytes (no field key or length of its own), which
-// parse to HistoryToSnapshot(history).
+// A pool history's points as they are now, shared rather than copied (RatingHistory::Share:
+// O(agents)), so that the snapshot's bytes can be written on another thread while the
+// history goes on (docs/ARCHITECTURE.md §4.2).
+struct HistoryCapture {
+  ratings::Model model = ratings::Model::kElo;
+  std::vector<ratings::HistoryRun> agents;  // by agent id
+};
+HistoryCapture CaptureHistory(const ratings::PoolHistory& history);
+
+// HistoryToSnapshot's message written straight from the captured points, without copying
+// them into a message first (a million agents' histories are hundreds of megabytes): its
+// payload sizes, measured once, then the message's bytes (no field key or length of its
+// own), which parse to HistoryToSnapshot(history). Any thread.
 struct HistoryWireSizes {
   size_t counts = 0;  // the packed fields' payloads
   size_t sequence = 0;
@@ -40,8 +50,8 @@ struct HistoryWireSizes {
   size_t nanos = 0;
   size_t total = 0;  // the whole message
 };
-HistoryWireSizes MeasureHistoryWire(const ratings::PoolHistory& history);
-void AppendHistoryWire(const ratings::PoolHistory& history, const HistoryWireSizes& sizes,
+HistoryWireSizes MeasureHistoryWire(const HistoryCapture& history);
+void AppendHistoryWire(const HistoryCapture& history, const HistoryWireSizes& sizes,
                        std::string& out);
 
 }  // namespace ratingd

@@ -84,15 +84,23 @@ absl::StatusOr<PartitionState> PartitionState::FromSnapshot(v1::Snapshot s,
   return state;
 }
 
-std::string PartitionState::SerializeSnapshot(const std::string& params_fingerprint,
-                                              const std::string& group,
-                                              int64_t written_unix_ms) const {
+SnapshotCapture PartitionState::CaptureSnapshot(const std::string& params_fingerprint,
+                                                const std::string& group,
+                                                int64_t written_unix_ms) const {
   v1::Snapshot s = SnapshotHeader(params_fingerprint);
   s.set_group(group);
   s.set_written_unix_ms(written_unix_ms);
-  std::string out = s.SerializeAsString();
-  for (const auto& [name, pool] : pools) {
-    pool->AppendSnapshot(v1::Snapshot::kPoolsFieldNumber, out);
+  SnapshotCapture capture;
+  capture.header = s.SerializeAsString();
+  capture.pools.reserve(pools.size());
+  for (const auto& [name, pool] : pools) capture.pools.push_back(pool->CaptureSnapshot());
+  return capture;
+}
+
+std::string SerializeCapture(const SnapshotCapture& capture) {
+  std::string out = capture.header;
+  for (const PoolCapture& pool : capture.pools) {
+    AppendPoolCapture(v1::Snapshot::kPoolsFieldNumber, pool, out);
   }
   return out;
 }

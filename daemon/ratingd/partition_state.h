@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -25,6 +26,15 @@ namespace ratingd {
 // whole grid steps from the point ratings.
 inline constexpr uint32_t kSnapshotFormat = 4;
 inline constexpr uint32_t kOldestSnapshotFormat = 1;
+
+// A partition's snapshot as taken on the consumer thread (PartitionState::CaptureSnapshot):
+// the Snapshot's own fields, then each pool's capture.
+struct SnapshotCapture {
+  std::string header;
+  std::vector<PoolCapture> pools;
+};
+// The capture's bytes (a serialised Snapshot). Any thread.
+std::string SerializeCapture(const SnapshotCapture& capture);
 
 struct PartitionState {
   std::string topic;
@@ -72,9 +82,14 @@ struct PartitionState {
   v1::Snapshot ToSnapshot(const std::string& params_fingerprint) const;
   // ToSnapshot with `group` and `written_unix_ms` set and without the dedup_segments (the
   // form of the snapshots topic's chunks), serialised without building the pools' messages
-  // whole (LivePool::AppendSnapshot).
+  // whole (LivePool::CaptureSnapshot): captured now (consumer thread), serialised by
+  // SerializeCapture on any thread.
+  SnapshotCapture CaptureSnapshot(const std::string& params_fingerprint, const std::string& group,
+                                  int64_t written_unix_ms) const;
   std::string SerializeSnapshot(const std::string& params_fingerprint, const std::string& group,
-                                int64_t written_unix_ms) const;
+                                int64_t written_unix_ms) const {
+    return SerializeCapture(CaptureSnapshot(params_fingerprint, group, written_unix_ms));
+  }
   // InvalidArgument if the snapshot's format, partition or parameters do not match, or a
   // pool does not restore (the message names the pool and the problem). A format 2
   // snapshot must stand alone (its pools' segments in dedup_segments).

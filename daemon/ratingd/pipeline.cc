@@ -101,6 +101,7 @@ void Pipeline::Process(const ConsumedRecord& record) {
 void Pipeline::Tick(bool input_idle) {
   sink_->Poll(absl::ZeroDuration());
   processor_.AcceptMlSolutions();
+  if (fatal_.ok()) committer_.ProduceSerialized(/*wait=*/false);
   const bool due = committer_.CommitDue(input_idle) || SolvesSaturated();
   if (due && CommitNow(false, /*segments_ahead=*/input_idle) && committer_.SnapshotsDue()) {
     committer_.StartSnapshots();

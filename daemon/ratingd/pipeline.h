@@ -59,9 +59,13 @@ class Pipeline {
   // (LivePoolConfig::ml_solve_work), however slow a record is (a pool of 10,000 agents).
   bool CommitWanted() const { return committer_.CommitDue(false) || SolvesSaturated(); }
   bool SolvesSaturated() const { return solver_.in_flight() >= MlSolver::kMaxInFlight; }
-  // Between batches: ml solutions, the commit when due (with its leaderboards and views),
-  // metrics and readiness. `input_idle`: the batch ended because nothing more was there to read.
+  // Between batches: ml solutions, a serialised snapshot round, the commit when due (with
+  // its leaderboards and views), metrics and readiness. `input_idle`: the batch ended
+  // because nothing more was there to read.
   void Tick(bool input_idle = false);
+  // Waits until the snapshot round in flight is serialised (tests: the next Tick then
+  // produces it, whatever the serializer thread's speed).
+  void WaitSnapshotsSerialized() { committer_.WaitSerialized(); }
   // Graceful shutdown (docs/CONTRACTS.md §4), before the consumer leaves the group: finish
   // the solves (up to drain_timeout), publish, commit with snapshots. Nothing commits after.
   absl::Status Drain();

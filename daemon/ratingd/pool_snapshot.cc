@@ -222,22 +222,43 @@ v1::PoolSnapshot LivePool::ToSnapshot() const {
   return s;
 }
 
-void LivePool::AppendSnapshot(uint32_t field, std::string& out) const {
-  const std::string head = SnapshotHead().SerializeAsString();
-  const ColumnSizes columns = MeasureColumns();
-  size_t ids = 0;
-  for (absl::string_view id : dedup_.open()) ids += wire::LengthDelimitedSize(id.size());
-  const size_t size = head.size() + columns.total + ids;
+PoolCapture LivePool::CaptureSnapshot() const {
+  PoolCapture capture;
+  SnapshotHead().AppendToString(&capture.before);
+  AppendColumns(capture.before);
+  for (const std::optional<ratings::PoolHistory>& history : histories_) {
+    if (history) capture.histories.push_back(CaptureHistory(*history));
+  }
+  AppendReplicaSteps(capture.after);
+  constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
+  for (absl::string_view id : dedup_.open()) {
+    wire::AppendLengthDelimited(kRecentGameIds, id, capture.after);
+  }
+  return capture;
+}
+
+void AppendPoolCapture(uint32_t field, const PoolCapture& capture, std::string& out) {
+  using S = v1::PoolSnapshot;
+  std::vector<HistoryWireSizes> histories;
+  size_t size = capture.before.size() + capture.after.size();
+  for (const HistoryCapture& history : capture.histories) {
+    histories.push_back(MeasureHistoryWire(history));
+    size += wire::VarintSize((uint64_t{S::kHistoriesFieldNumber} << 3) | 2) +
+            wire::VarintSize(histories.back().total) + histories.back().total;
+  }
   out.reserve(out.size() + wire::VarintSize((uint64_t{field} << 3) | 2) + wire::VarintSize(size) +
               size);
   wire::AppendLengthDelimitedKey(field, out);
   wire::AppendVarint(size, out);
   const size_t start = out.size();
-  out.append(head);
-  AppendColumns(columns, out);
-  constexpr uint32_t kRecentGameIds = v1::PoolSnapshot::kRecentGameIdsFieldNumber;
-  for (absl::string_view id : dedup_.open()) wire::AppendLengthDelimited(kRecentGameIds, id, out);
-  // MeasureColumns and AppendColumns agree (PartitionStateTest checks the bytes parse).
+  out.append(capture.before);
+  for (size_t i = 0; i < histories.size(); ++i) {
+    wire::AppendLengthDelimitedKey(S::kHistoriesFieldNumber, out);
+    wire::AppendVarint(histories[i].total, out);
+    AppendHistoryWire(capture.histories[i], histories[i], out);
+  }
+  out.append(capture.after);
+  // The measured sizes and the bytes agree (PartitionStateTest checks the bytes parse).
   assert(out.size() - start == size);
   (void)start;
 }
@@ -262,44 +283,7 @@ void LivePool::ForEachStepBlock(bool elo_model, const Visit& visit) const {
   }
 }
 
-LivePool::ColumnSizes LivePool::MeasureColumns() const {
-  using S = v1::PoolSnapshot;
-  // A length-delimited field's size; nothing when empty, as AppendColumns writes nothing.
-  const auto field = [](uint32_t number, size_t bytes) -> size_t {
-    if (bytes == 0) return 0;
-    return wire::VarintSize((uint64_t{number} << 3) | 2) + wire::VarintSize(bytes) + bytes;
-  };
-  ColumnSizes sizes;
-  for (const std::string& name : pool_.index().names()) {
-    sizes.total += field(S::kAgentsFieldNumber, name.size());
-  }
-  const size_t n = pool_.index().size();
-  sizes.total += field(S::kEloFieldNumber, pool_.elo() ? 8 * n : 0) +
-                 field(S::kScoFieldNumber, pool_.sco() ? 8 * n : 0) +
-                 field(S::kGamesFieldNumber, 8 * pool_.games().games().size()) +
-                 field(S::kPointsFieldNumber, 8 * pool_.games().points().size());
-  size_t counts = 0;
-  for (uint64_t c : pool_.games().results()) counts += wire::VarintSize(c);
-  sizes.total += field(S::kResultCountsFieldNumber, counts);
-  if (bootstrap_) {
-    ForEachStepBlock(true, [&](absl::Span<const int64_t> block) {
-      for (int64_t v : block) sizes.elo_steps += wire::VarintSize(wire::ZigZag(v));
-    });
-    ForEachStepBlock(false, [&](absl::Span<const int64_t> block) {
-      for (int64_t v : block) sizes.sco_steps += wire::VarintSize(wire::ZigZag(v));
-    });
-    sizes.total += field(S::kEloReplicaStepsFieldNumber, sizes.elo_steps) +
-                   field(S::kScoReplicaStepsFieldNumber, sizes.sco_steps);
-  }
-  for (size_t i = 0; i < histories_.size(); ++i) {
-    if (!histories_[i]) continue;
-    sizes.histories[i] = MeasureHistoryWire(*histories_[i]);
-    sizes.total += field(S::kHistoriesFieldNumber, sizes.histories[i].total);
-  }
-  return sizes;
-}
-
-void LivePool::AppendColumns(const ColumnSizes& sizes, std::string& out) const {
+void LivePool::AppendColumns(std::string& out) const {
   using S = v1::PoolSnapshot;
   for (const std::string& name : pool_.index().names()) {
     wire::AppendLengthDelimited(S::kAgentsFieldNumber, name, out);
@@ -313,22 +297,25 @@ void LivePool::AppendColumns(const ColumnSizes& sizes, std::string& out) const {
   wire::AppendPackedDoubles(S::kGamesFieldNumber, pool_.games().games(), out);
   wire::AppendPackedDoubles(S::kPointsFieldNumber, pool_.games().points(), out);
   wire::AppendPackedVarints(S::kResultCountsFieldNumber, pool_.games().results(), out);
-  for (size_t i = 0; i < histories_.size(); ++i) {
-    if (!histories_[i]) continue;
-    wire::AppendLengthDelimitedKey(S::kHistoriesFieldNumber, out);
-    wire::AppendVarint(sizes.histories[i].total, out);
-    AppendHistoryWire(*histories_[i], sizes.histories[i], out);
-  }
+}
+
+void LivePool::AppendReplicaSteps(std::string& out) const {
   if (!bootstrap_) return;
-  const auto steps = [&](uint32_t field, size_t bytes, bool elo_model) {
+  // Each payload's size first (a field's length precedes it), then the payload, a block of
+  // agents at a time: never a whole column of int64s.
+  const auto steps = [&](uint32_t field, bool elo_model) {
+    size_t bytes = 0;
+    ForEachStepBlock(elo_model, [&](absl::Span<const int64_t> block) {
+      for (int64_t v : block) bytes += wire::VarintSize(wire::ZigZag(v));
+    });
     if (bytes == 0) return;
     wire::AppendLengthDelimitedKey(field, out);
     wire::AppendVarint(bytes, out);
     ForEachStepBlock(elo_model,
                      [&](absl::Span<const int64_t> block) { wire::AppendSint64s(block, out); });
   };
-  steps(S::kEloReplicaStepsFieldNumber, sizes.elo_steps, true);
-  steps(S::kScoReplicaStepsFieldNumber, sizes.sco_steps, false);
+  steps(v1::PoolSnapshot::kEloReplicaStepsFieldNumber, true);
+  steps(v1::PoolSnapshot::kScoReplicaStepsFieldNumber, false);
 }
 
 v1::PoolSnapshot LivePool::ToSnapshotWithoutGameIds() const {

@@ -196,6 +196,9 @@ size_t FakeConsumer::Poll(size_t max) {
   // As the Daemon's loop, if asked: the input is idle when the batch ended for want of
   // records.
   pipeline_->Tick(/*input_idle=*/report_idle_ && !batch_over && delivered < max);
+  // A snapshot round the Tick began is serialised on another thread; the next Tick produces
+  // it. Waiting for it here makes that next Tick's transaction the one that carries it.
+  pipeline_->WaitSnapshotsSerialized();
   return delivered;
 }
 

@@ -123,7 +123,8 @@ class FakeConsumer final : public ResultsInput {
   // Delivers up to `max` records (partitions in order, from their positions), fewer if a
   // commit is wanted after one (Pipeline::CommitWanted, as the Daemon's loop), then Tick
   // (with set_report_idle, telling it the input is idle if the records ran out, as the
-  // Daemon's loop does; otherwise never, as under a backlog).
+  // Daemon's loop does; otherwise never, as under a backlog), then waits for a snapshot
+  // round it began to be serialised (Pipeline::WaitSnapshotsSerialized).
   // Returns how many were delivered.
   size_t Poll(size_t max = 1000);
   // Polls until no record is left, then once more (housekeeping).

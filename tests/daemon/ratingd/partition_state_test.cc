@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -306,6 +307,56 @@ TEST(PartitionStateTest, SerializedSnapshotOfAWidePoolParsesToTheSnapshotMessage
   EXPECT_EQ(wire::CountVarints(parsed.pools(0).elo_replica_steps()), 9'000 * 16);
   EXPECT_TRUE(parsed.pools(0).sco().empty());
   EXPECT_EQ(Bytes(parsed), Bytes(expected));
+}
+
+}  // namespace
+}  // namespace ratingd
+
+namespace ratingd {
+namespace {
+
+// A snapshot is captured on the consumer thread and serialised on another while the pools
+// go on (docs/ARCHITECTURE.md §4.2): the capture shares the histories' points, and what it
+// serialises to must be the state at the capture whatever the pools did since. Here a
+// thread serialises the capture while this one applies 60 more results to each pool (each
+// history of 4 points thins at every other point, agents b3..b8 arrive); the reference is
+// protobuf's serialisation of ToSnapshot taken at the capture. Under TSan, a write to a
+// point the capture shares is also a reported race.
+TEST(PartitionStateTest, ACaptureSerialisesToTheStateAtItsTimeWhileThePoolsGoOn) {
+  LivePoolConfig config;
+  config.ml_solve_every = 4;
+  config.options.glicko2 = true;
+  config.history_points = 4;
+  const std::string fp = ParamsFingerprint(config);
+  PartitionState state;
+  state.topic = "t";
+  state.next_offset = 7;
+  const auto play = [&](int from, int to) {
+    for (const std::string name : {"chess", "go"}) {
+      LivePool* pool = *state.GetOrCreate(name, config);
+      for (int i = from; i < to; ++i) {
+        ASSERT_THAT(Apply(*pool, Order({absl::StrCat("a", i % 9), absl::StrCat("b", i / 10)}),
+                          absl::StrCat(name, i)),
+                    IsOk());
+      }
+    }
+  };
+  play(0, 30);
+  v1::Snapshot expected = state.ToSnapshot(fp);
+  expected.set_group("g");
+  expected.set_written_unix_ms(99);
+  expected.clear_dedup_segments();  // (none: 30 ids seal no segment)
+  const SnapshotCapture capture = state.CaptureSnapshot(fp, "g", 99);
+  std::string bytes;
+  std::thread serializer([&] { bytes = SerializeCapture(capture); });
+  play(30, 90);
+  serializer.join();
+  v1::Snapshot parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  EXPECT_EQ(Bytes(parsed), Bytes(expected));
+  // The pools did move on: their snapshot now is another.
+  EXPECT_NE(Bytes(state.ToSnapshot(fp).pools(0)), Bytes(expected.pools(0)));
+  EXPECT_EQ(parsed.pools(0).histories(0).counts_size(), 12);  // a0..a8, b0..b2 by then
 }
 
 }  // namespace
