@@ -2,9 +2,11 @@
 """Restart time of ratingd through a real broker (docs/CONTRACTS.md §5, docs/BENCHMARKS.md).
 
     restart_bench.py --ratingd BIN --ratingctl BIN [--kills 10] [--rate 1000] [--partitions 1]
+        [--ratingd-defaults]
 
 Needs a running broker ($KAFKA_DIR/bootstrap, deploy/kafka/broker.sh). A producer sends
-`--rate` results/s to the results topic; one ratingd with --instance-id runs; a
+`--rate` results/s to the results topic; one ratingd with --instance-id runs (with
+--snapshot-interval=5s unless --ratingd-defaults: then its own 30 s); a
 read_committed reader (`ratingctl tail`) notes when each delta arrives. Then, `--kills`
 times, at a random instant: SIGKILL, restart at once with the same flags, and measure
 SIGKILL -> the first delta whose arrival follows the kill (a delta the new process
@@ -67,6 +69,8 @@ def main():
     ap.add_argument("--partitions", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ratingd-arg", action="append", default=[])
+    ap.add_argument("--ratingd-defaults", action="store_true",
+                    help="ratingd's own --snapshot-interval instead of 5 s")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     brokers = open(os.path.join(os.environ["KAFKA_DIR"], "bootstrap")).read().strip()
@@ -78,10 +82,12 @@ def main():
            "--results-topic=" + topics["results"], "--deltas-topic=" + topics["deltas"],
            "--leaderboards-topic=" + topics["leaderboards"], "--dlq-topic=" + topics["dlq"],
            "--topic-partitions=%d" % a.partitions, "--snapshot-dir=" + os.path.join(work, "snap"),
-           "--snapshot-interval=5s", "--http-address=127.0.0.1:%d" % http_port,
+           "--http-address=127.0.0.1:%d" % http_port,
            "--metrics-address=127.0.0.1:%d" % metrics_port] + a.ratingd_arg
+    if not a.ratingd_defaults:
+        cmd.append("--snapshot-interval=5s")
     stream = os.path.join(work, "stream.jsonl")
-    e2e.generate(stream, int(a.rate * (a.kills * 8 + 30)), 3)
+    e2e.generate(stream, int(a.rate * (a.kills * 8 + 30)), 3, e2e.parse_pools("10x100"))
     d = Daemon(cmd)
     while d.first("consuming") is None:
         time.sleep(0.1)
