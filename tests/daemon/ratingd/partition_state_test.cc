@@ -231,16 +231,23 @@ TEST(PartitionStateTest, LagCountsWhatIsNotYetEmitted) {
 namespace ratingd {
 namespace {
 
+// ml solved every 4 results, glicko2 on (its state is in the head), histories of 4 points
+// (thinned at every other point).
+LivePoolConfig GlickoAndShortHistories() {
+  LivePoolConfig config;
+  config.ml_solve_every = 4;
+  config.options.glicko2 = true;
+  config.history_points = 4;
+  return config;
+}
+
 TEST(PartitionStateTest, SerializedSnapshotParsesToTheSnapshotMessage) {
   // SerializeSnapshot writes the game ids, the per-agent columns and the histories by hand;
   // protobuf's own serialisation of ToSnapshot (group and time set) is the independent
   // reference: both parse to equal messages, game ids in the same order. With glicko2 on (its
   // state is in the head) and histories of 4 points, thinned, of results with and without
   // event times (nanoseconds, and times before 1970).
-  LivePoolConfig config;
-  config.ml_solve_every = 4;
-  config.options.glicko2 = true;
-  config.history_points = 4;
+  const LivePoolConfig config = GlickoAndShortHistories();
   const std::string fp = ParamsFingerprint(config);
   PartitionState state;
   state.topic = "t";
@@ -323,10 +330,7 @@ namespace {
 // protobuf's serialisation of ToSnapshot taken at the capture. Under TSan, a write to a
 // point the capture shares is also a reported race.
 TEST(PartitionStateTest, ACaptureSerialisesToTheStateAtItsTimeWhileThePoolsGoOn) {
-  LivePoolConfig config;
-  config.ml_solve_every = 4;
-  config.options.glicko2 = true;
-  config.history_points = 4;
+  const LivePoolConfig config = GlickoAndShortHistories();
   const std::string fp = ParamsFingerprint(config);
   PartitionState state;
   state.topic = "t";
