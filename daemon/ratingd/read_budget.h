@@ -39,12 +39,19 @@ class ReadBudget {
   // One answer's turn: how long the caller must wait before it starts (zero: now), or nullopt
   // if that would be longer than max_wait (then nothing is taken).
   std::optional<absl::Duration> Take();
+  // A turn taken ahead, for a request not yet read (a connection's next): taken, and its wait
+  // returned, only if it must wait (0 < wait <= max_wait); otherwise nullopt and nothing is
+  // taken, so a turn free now is never spent on a request that may not come.
+  std::optional<absl::Duration> TakeAheadIfWaiting();
   // For an answer whose body is `bytes` long, before it is sent: takes the turns it counts
   // beyond the one Take took (ceil(bytes / unit_bytes) - 1), never refusing.
   void Charge(size_t bytes);
   const ReadBudgetOptions& options() const { return options_; }
 
  private:
+  // Take, or with `free_now` TakeAheadIfWaiting (for a rate > 0).
+  std::optional<absl::Duration> TakeUnless(bool free_now);
+
   const ReadBudgetOptions options_;
   const Clock* clock_;
   Mutex mu_;

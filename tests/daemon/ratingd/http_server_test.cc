@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -64,10 +65,12 @@ class Client {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
   }
-  // Reads until `text` has arrived (true) or `timeout` passes or the server closes (false).
-  bool ReadUntil(const std::string& text, std::chrono::milliseconds timeout) {
+  // Reads until `text` has arrived (true) or `timeout` passes or the server closes (false);
+  // with `from`, text that arrived from that offset of received() on.
+  bool ReadUntil(const std::string& text, std::chrono::milliseconds timeout,
+                 std::optional<size_t> from = std::nullopt) {
     const Steady::time_point deadline = Steady::now() + timeout;
-    while (received_.find(text, consumed_) == std::string::npos) {
+    while (received_.find(text, from.value_or(consumed_)) == std::string::npos) {
       if (Receive(deadline) != Read::kData) return false;
     }
     return true;
@@ -371,6 +374,30 @@ TEST(HttpApiBudgetTest, OverTheBudgetIs429AndProbesAndStreamsAreNotCounted) {
   Client stream(s.api->port(), "/v1/pools/chess/events?model=elo");
   ASSERT_TRUE(stream.ReadUntil("event: leaderboard", std::chrono::seconds(5)));
   EXPECT_EQ(s.metrics.Throttled(/*refused=*/true).Value(), 1);
+}
+
+// A client that loops on one connection, at 10 answers a second with no burst: after each
+// answer the connection takes its next request's turn and waits for it before reading that
+// request (a worker then wakes once per answer), and the request spends that turn instead of
+// taking another. So every answer after the first waited exactly one turn: 3 waits (a
+// request that took a turn of its own besides would make it 6; the last request asks to
+// close, so no turn is taken after it), and the four answers took at least three turns.
+TEST(HttpApiBudgetTest, AConnectionThatLoopsWaitsOneTurnPerAnswer) {
+  Server s(Fast(), 0, {.rate = 10, .burst = 1, .max_wait = absl::Seconds(1)});
+  const Steady::time_point start = Steady::now();
+  Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
+  size_t read = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) {
+      c.Send("/v1/pools/chess/leaderboard?model=elo", i == 3 ? "Connection: close\r\n" : "");
+    }
+    ASSERT_TRUE(c.ReadUntil("}\n", std::chrono::seconds(5), read)) << i;
+    EXPECT_THAT(c.received().substr(read), StartsWith("HTTP/1.1 200 OK\r\n")) << i;
+    read = c.received().size();
+  }
+  EXPECT_GE(Steady::now() - start, std::chrono::milliseconds(300));
+  EXPECT_EQ(s.metrics.Throttled(/*refused=*/false).Value(), 3);
+  EXPECT_EQ(s.metrics.Throttled(/*refused=*/true).Value(), 0);
 }
 
 // A burst of 3 at one answer per 100 s: without a unit of size, three answers in a row and

@@ -77,6 +77,25 @@ TEST(ReadBudgetTest, NoRateIsNoBudget) {
   FakeClock clock;
   ReadBudget budget({}, &clock);
   for (int i = 0; i < 1'000; ++i) ASSERT_EQ(budget.Take(), absl::ZeroDuration());
+  EXPECT_EQ(budget.TakeAheadIfWaiting(), std::nullopt);
+}
+
+// A turn taken ahead (for a connection's next request) only when it must wait: while the
+// burst has room nothing is taken, so the requests that come still start at once; once it
+// is spent, the turn is taken with its wait as Take would give it, and past max_wait not.
+TEST(ReadBudgetTest, ATurnIsTakenAheadOnlyWhenItMustWait) {
+  FakeClock clock;
+  ReadBudget budget({.rate = 10, .burst = 3, .max_wait = absl::Milliseconds(250)}, &clock);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(budget.TakeAheadIfWaiting(), std::nullopt) << i;  // free now: left
+    EXPECT_EQ(budget.Take(), absl::ZeroDuration()) << i;
+  }
+  EXPECT_EQ(budget.TakeAheadIfWaiting(), absl::Milliseconds(100));
+  EXPECT_EQ(budget.TakeAheadIfWaiting(), absl::Milliseconds(200));
+  EXPECT_EQ(budget.TakeAheadIfWaiting(), std::nullopt);  // 300 ms > 250 ms: nothing taken
+  EXPECT_EQ(budget.Take(), std::nullopt);
+  clock.Advance(absl::Milliseconds(100));
+  EXPECT_EQ(budget.Take(), absl::Milliseconds(200));  // the two taken ahead came first
 }
 
 // From many threads at once (TSan): every turn is handed out once, so n requests at one
