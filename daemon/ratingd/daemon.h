@@ -53,8 +53,13 @@ class Daemon {
   RdKafka::EventCb* event_cb();
   RdKafka::DeliveryReportCb* delivery_cb();
   absl::Status CreateClients();
+  absl::Status CreateProducer();
   absl::Status CreateTopics();
+  // init_transactions, in short tries first (each on a new producer), then one long one.
+  absl::Status InitTransactions();
   absl::Status WarmOutputTopics();
+  static constexpr int kQuickInitTries = 3;
+  static constexpr int kQuickInitMs = 100;
   void OnMessage(RdKafka::Message& message);
   void OnAssign(std::vector<RdKafka::TopicPartition*>& partitions);
   void OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions);

@@ -79,6 +79,16 @@ KafkaProperties ReaderProperties(const DaemonConfig& config) {
   return props;
 }
 
+// The compacted topics are read from their start (a restore, the leaderboard cache), and
+// compaction never touches a partition's active segment, which by Kafka's defaults rolls at
+// 1 GiB or after 7 days: until then every snapshot ever written was read again at each
+// restore (docs/ARCHITECTURE.md §5.2). Rolled each minute or at a few times the largest
+// record (Kafka refuses a batch larger than a segment), a partition keeps about the live
+// snapshot and the last segment's.
+constexpr char kCompactedSegmentMs[] = "60000";
+constexpr char kSnapshotsSegmentBytes[] = "8388608";      // 4 x its max.message.bytes
+constexpr char kLeaderboardsSegmentBytes[] = "33554432";  // 2 x its max.message.bytes
+
 // A topic just created may take a moment to appear in the metadata.
 absl::StatusOr<int> WaitForPartitionCount(RdKafka::Producer& producer, const std::string& topic) {
   absl::StatusOr<int> count = PartitionCount(producer, topic, 15000);
@@ -97,12 +107,8 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
   std::unique_ptr<Daemon> d(new Daemon(config, metrics));
   if (absl::Status s = d->CreateClients(); !s.ok()) return s;
   if (absl::Status s = d->CreateTopics(); !s.ok()) return s;
-  // Fences an earlier incarnation with the same transactional.id and aborts its open
-  // transaction, so read_committed readers do not wait for its timeout.
-  if (std::unique_ptr<RdKafka::Error> init(d->producer_->init_transactions(30000)); init) {
-    return absl::UnavailableError(absl::StrCat("init_transactions (transactional.id ",
-                                               TransactionalId(config), "): ", init->str()));
-  }
+  if (absl::Status s = d->InitTransactions(); !s.ok()) return s;
+  if (absl::Status s = d->WarmOutputTopics(); !s.ok()) return s;
   Log(absl::StrCat("transactional.id ", TransactionalId(config)));
   Daemon* raw = d.get();
   d->sink_ =
@@ -129,12 +135,7 @@ absl::Status Daemon::CreateClients() {
   consumer_.reset(RdKafka::KafkaConsumer::create(conf->get(), error));
   if (!consumer_) return absl::InvalidArgumentError(absl::StrCat("Kafka consumer: ", error));
 
-  conf = MakeConf(ProducerProperties(config_));
-  if (!conf.ok()) return conf.status();
-  (*conf)->set("dr_cb", delivery_cb(), error);
-  (*conf)->set("event_cb", event_cb(), error);
-  producer_.reset(RdKafka::Producer::create(conf->get(), error));
-  if (!producer_) return absl::InvalidArgumentError(absl::StrCat("Kafka producer: ", error));
+  if (absl::Status s = CreateProducer(); !s.ok()) return s;
 
   conf = MakeConf(ReaderProperties(config_));
   if (!conf.ok()) return conf.status();
@@ -145,19 +146,60 @@ absl::Status Daemon::CreateClients() {
   return absl::OkStatus();
 }
 
+absl::Status Daemon::CreateProducer() {
+  std::string error;
+  absl::StatusOr<std::unique_ptr<RdKafka::Conf>> conf = MakeConf(ProducerProperties(config_));
+  if (!conf.ok()) return conf.status();
+  (*conf)->set("dr_cb", delivery_cb(), error);
+  (*conf)->set("event_cb", event_cb(), error);
+  producer_.reset(RdKafka::Producer::create(conf->get(), error));
+  if (!producer_) return absl::InvalidArgumentError(absl::StrCat("Kafka producer: ", error));
+  return absl::OkStatus();
+}
+
+absl::Status Daemon::InitTransactions() {
+  // Fences an earlier incarnation with the same transactional.id and aborts its open
+  // transaction, so read_committed readers do not wait for its timeout. While the coordinator
+  // completes that transaction (milliseconds), it answers CONCURRENT_TRANSACTIONS, and
+  // librdkafka 2.0.2 asks again only after a fixed 500 ms, a timer no setting changes: half a
+  // second of every restart that lands then (docs/BENCHMARKS.md §8). So the first tries are
+  // short, and a try that runs out gives way to a new producer, whose first request goes out
+  // at once.
+  std::unique_ptr<RdKafka::Error> error;
+  for (int quick = 0; quick < kQuickInitTries; ++quick) {
+    error.reset(producer_->init_transactions(kQuickInitMs));
+    // A try that runs out reports the coordinator's last answer, as a retriable error.
+    if (error == nullptr || !error->is_retriable()) break;
+    Log(absl::StrCat("init_transactions: no producer id within ", kQuickInitMs, " ms (",
+                     error->str(), "); asking again with a new producer"));
+    producer_.reset();
+    if (absl::Status s = CreateProducer(); !s.ok()) return s;
+  }
+  if (error != nullptr && error->is_retriable()) {
+    error.reset(producer_->init_transactions(30000));
+  }
+  if (error != nullptr) {
+    return absl::UnavailableError(absl::StrCat("init_transactions (transactional.id ",
+                                               TransactionalId(config_), "): ", error->str()));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Daemon::CreateTopics() {
   const DaemonConfig& c = config_;
   const int p = c.topic_partitions, r = c.topic_replication;
-  absl::Status topics =
-      EnsureTopics(*producer_,
-                   {{c.results_topic, p, r},
-                    {c.deltas_topic, p, r},
-                    {c.leaderboards_topic,
-                     p,
-                     r,
-                     {{"cleanup.policy", "compact"}, {"max.message.bytes", "16777216"}}},
-                    {c.dlq_topic, p, r}},
-                   15000);
+  absl::Status topics = EnsureTopics(*producer_,
+                                     {{c.results_topic, p, r},
+                                      {c.deltas_topic, p, r},
+                                      {c.leaderboards_topic,
+                                       p,
+                                       r,
+                                       {{"cleanup.policy", "compact"},
+                                        {"max.message.bytes", "16777216"},
+                                        {"segment.ms", kCompactedSegmentMs},
+                                        {"segment.bytes", kLeaderboardsSegmentBytes}}},
+                                      {c.dlq_topic, p, r}},
+                                     15000);
   if (!topics.ok()) {
     return absl::UnavailableError(absl::StrCat(
         topics.message(), " (are the brokers at --brokers=", c.brokers, " reachable?)"));
@@ -169,7 +211,10 @@ absl::Status Daemon::CreateTopics() {
                         {{c.snapshots_topic,
                           *results_partitions,
                           r,
-                          {{"cleanup.policy", "compact"}, {"max.message.bytes", "2097152"}}}},
+                          {{"cleanup.policy", "compact"},
+                           {"max.message.bytes", "2097152"},
+                           {"segment.ms", kCompactedSegmentMs},
+                           {"segment.bytes", kSnapshotsSegmentBytes}}}},
                         15000);
   if (!topics.ok()) return absl::UnavailableError(topics.message());
   absl::StatusOr<int> snapshot_partitions = WaitForPartitionCount(*producer_, c.snapshots_topic);
@@ -180,7 +225,7 @@ absl::Status Daemon::CreateTopics() {
                      " partitions, fewer than the ", *results_partitions, " of ", c.results_topic,
                      "; give it at least as many (kafka-topics --alter --partitions)"));
   }
-  return WarmOutputTopics();
+  return absl::OkStatus();
 }
 
 absl::Status Daemon::WarmOutputTopics() {

@@ -73,12 +73,32 @@ def case_kills():
         compare_all(holders, path)
         check(failure is None, failure)
         check(not d.exits, "runs exited by themselves with %s" % d.exits)
+        new_producers = sum(open(os.path.join(d.dir, "ratingd.%d.log" % r)).read().count(
+            "asking again with a new producer") for r in range(1, d.runs + 1))
+        check_compacted_segments(d.topics["snapshots"], "8388608")
+        check_compacted_segments(d.topics["leaderboards"], "33554432")
         print("ok: %d SIGKILLs at random instants (seed %d), %d results in 8 pools: every delta "
-              "exactly once (%d), state equals ratingctl rate" % (kills, it.ARGS.seed, n, n_deltas))
+              "exactly once (%d), state equals ratingctl rate; %d restarts asked for their "
+              "producer id again with a new producer" % (kills, it.ARGS.seed, n, n_deltas,
+                                                           new_producers))
     finally:
         if producer and producer.poll() is None:
             producer.kill()
         d.stop()
+
+
+def check_compacted_segments(topic, segment_bytes):
+    """The compacted topic ratingd created rolls its segments each minute and at
+    `segment_bytes` (docs/ARCHITECTURE.md §5.2): Kafka's own ConfigCommand describes it."""
+    libs = os.environ.get("KAFKA_LIBS", os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "build", "kafka-libs"))
+    out = subprocess.run(["java", "-cp", os.path.join(libs, "*"), "kafka.admin.ConfigCommand",
+                          "--bootstrap-server", it.bootstrap(), "--describe", "--entity-type",
+                          "topics", "--entity-name", topic],
+                         capture_output=True, text=True, timeout=120).stdout
+    for setting in ("segment.ms=60000 ", "segment.bytes=%s " % segment_bytes,
+                    "cleanup.policy=compact "):
+        check(setting in out, "%s: no %s in its configs:\n%s" % (topic, setting, out))
 
 
 def broker(*commands):
