@@ -55,6 +55,8 @@ class Daemon {
   absl::Status CreateClients();
   absl::Status CreateProducer();
   absl::Status CreateTopics();
+  // The deltas and leaderboards topics' partition counts, into output_partitions_.
+  absl::Status ReadOutputPartitions(int results_partitions);
   // init_transactions, in short tries first (each on a new producer), then one long one.
   absl::Status InitTransactions();
   absl::Status WarmOutputTopics();
@@ -74,6 +76,7 @@ class Daemon {
   std::unique_ptr<RdKafka::KafkaConsumer> snapshot_reader_;
   // Topic handles of the producer and the snapshot reader, kept so their leaders stay known.
   std::vector<std::unique_ptr<RdKafka::Topic>> output_topics_;
+  OutputPartitionCounts output_partitions_;
   std::unique_ptr<KafkaOutputSink> sink_;
   std::unique_ptr<KafkaResultsInput> input_;
   std::unique_ptr<KafkaSnapshotSource> snapshots_;

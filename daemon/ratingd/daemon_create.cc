@@ -111,9 +111,9 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Create(const DaemonConfig& confi
   if (absl::Status s = d->WarmOutputTopics(); !s.ok()) return s;
   Log(absl::StrCat("transactional.id ", TransactionalId(config)));
   Daemon* raw = d.get();
-  d->sink_ =
-      std::make_unique<KafkaOutputSink>(d->config_, d->producer_.get(), d->consumer_.get(), metrics,
-                                        [raw] { raw->pipeline_->KeepObservable(); });
+  d->sink_ = std::make_unique<KafkaOutputSink>(d->config_, d->producer_.get(), d->consumer_.get(),
+                                               d->output_partitions_, metrics,
+                                               [raw] { raw->pipeline_->KeepObservable(); });
   d->input_ = std::make_unique<KafkaResultsInput>(d->config_, d->consumer_.get());
   d->snapshots_ =
       std::make_unique<KafkaSnapshotSource>(d->config_, d->snapshot_reader_.get(), &d->clock_);
@@ -224,6 +224,28 @@ absl::Status Daemon::CreateTopics() {
         absl::StrCat("--snapshots-topic=", c.snapshots_topic, " has ", *snapshot_partitions,
                      " partitions, fewer than the ", *results_partitions, " of ", c.results_topic,
                      "; give it at least as many (kafka-topics --alter --partitions)"));
+  }
+  return ReadOutputPartitions(*results_partitions);
+}
+
+absl::Status Daemon::ReadOutputPartitions(int results_partitions) {
+  // Deltas and leaderboards of results partition p go to partition p modulo the topic's count
+  // (docs/CONTRACTS.md §1.1). With fewer partitions than the results topic, one output
+  // partition holds pools of several owners, and a transaction left open by one of them (a
+  // SIGKILL mid-commit) holds back the others' records from read_committed readers.
+  const std::pair<const std::string*, int32_t*> outputs[] = {
+      {&config_.deltas_topic, &output_partitions_.deltas},
+      {&config_.leaderboards_topic, &output_partitions_.leaderboards}};
+  for (const auto& [topic, count] : outputs) {
+    absl::StatusOr<int> n = WaitForPartitionCount(*producer_, *topic);
+    if (!n.ok()) return n.status();
+    *count = *n;
+    if (*n < results_partitions) {
+      Log(absl::StrCat("warning: ", *topic, " has ", *n, " partitions, fewer than the ",
+                       results_partitions, " of ", config_.results_topic,
+                       ": its partitions are shared by the pools of several results partitions "
+                       "(docs/CONTRACTS.md §1.1)"));
+    }
   }
   return absl::OkStatus();
 }

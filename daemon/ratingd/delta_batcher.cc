@@ -12,13 +12,15 @@ using wire::AppendLengthDelimited;
 using wire::AppendLengthDelimitedKey;
 using wire::AppendVarint;
 
-DeltaBatchRecord& DeltaBatcher::Open(absl::string_view pool, absl::string_view model) {
+DeltaBatchRecord& DeltaBatcher::Open(int32_t partition, absl::string_view pool,
+                                     absl::string_view model) {
   key_scratch_.clear();
   absl::StrAppend(&key_scratch_, pool, "/", model);
   auto it = open_.find(key_scratch_);
   if (it == open_.end()) {
     it = open_.try_emplace(key_scratch_).first;
     DeltaBatchRecord& batch = it->second;
+    batch.partition = partition;
     batch.key = it->first;
     // Taken at once rather than grown by doubling from empty (a dozen reallocations and
     // copies per batch under a backlog); the producer copies the bytes, so the buffer is
@@ -38,16 +40,16 @@ void DeltaBatcher::EmitIfFull(DeltaBatchRecord& batch) {
   emit_(std::move(full));
 }
 
-void DeltaBatcher::Add(absl::string_view pool, absl::string_view model,
+void DeltaBatcher::Add(int32_t partition, absl::string_view pool, absl::string_view model,
                        absl::string_view delta_bytes, int64_t event_unix_us) {
-  DeltaBatchRecord& batch = Open(pool, model);
+  DeltaBatchRecord& batch = Open(partition, pool, model);
   AppendLengthDelimited(3, delta_bytes, batch.value);  // RankingDeltaBatch.deltas
   batch.event_unix_us.push_back(event_unix_us);
   EmitIfFull(batch);
 }
 
-void DeltaBatcher::Add(const v1::RankingDelta& delta, int64_t event_unix_us) {
-  DeltaBatchRecord& batch = Open(delta.pool(), delta.model());
+void DeltaBatcher::Add(int32_t partition, const v1::RankingDelta& delta, int64_t event_unix_us) {
+  DeltaBatchRecord& batch = Open(partition, delta.pool(), delta.model());
   const size_t size = delta.ByteSizeLong();
   AppendLengthDelimitedKey(3, batch.value);  // RankingDeltaBatch.deltas
   AppendVarint(size, batch.value);

@@ -20,6 +20,7 @@ namespace ratingd {
 // A RankingDeltaBatch ready to send: its key "pool/model", its bytes, and the event time
 // of each delta in it (for the end-to-end latency).
 struct DeltaBatchRecord {
+  int32_t partition = 0;  // the pool's results partition (OutputSink::Delta)
   std::string key;
   std::string value;
   std::vector<int64_t> event_unix_us;
@@ -37,11 +38,12 @@ class DeltaBatcher {
 
   explicit DeltaBatcher(Emit emit) : emit_(std::move(emit)) {}
 
-  // Appends one serialised RankingDelta of (pool, model).
-  void Add(absl::string_view pool, absl::string_view model, absl::string_view delta_bytes,
-           int64_t event_unix_us);
+  // Appends one serialised RankingDelta of (pool, model); `partition` is the pool's results
+  // partition.
+  void Add(int32_t partition, absl::string_view pool, absl::string_view model,
+           absl::string_view delta_bytes, int64_t event_unix_us);
   // The same, serialising `delta` straight into its batch (no intermediate copy).
-  void Add(const v1::RankingDelta& delta, int64_t event_unix_us);
+  void Add(int32_t partition, const v1::RankingDelta& delta, int64_t event_unix_us);
   // Hands out every open batch, in key order; nothing is open afterwards.
   void Flush();
   // Drops every open batch (their transaction was aborted).
@@ -53,7 +55,7 @@ class DeltaBatcher {
   absl::flat_hash_map<std::string, DeltaBatchRecord> open_;  // by key
   std::string key_scratch_;  // "pool/model" of the delta being added: no allocation per Add
   // The open batch of (pool, model), started if there is none.
-  DeltaBatchRecord& Open(absl::string_view pool, absl::string_view model);
+  DeltaBatchRecord& Open(int32_t partition, absl::string_view pool, absl::string_view model);
   // Emits the batch if it passed kMaxBatchBytes.
   void EmitIfFull(DeltaBatchRecord& batch);
 };

@@ -13,10 +13,15 @@ std::unique_ptr<DeliveryOpaque> TakeDeliveryOpaque(void* opaque) {
   return std::unique_ptr<DeliveryOpaque>(static_cast<DeliveryOpaque*>(opaque));
 }
 
-absl::Status KafkaOutputSink::ProduceDelta(const std::string& key, const std::string& value,
-                                           int64_t event_unix_us) {
+int32_t OutputPartition(int32_t results_partition, int32_t count) {
+  return count > 0 ? results_partition % count : results_partition;
+}
+
+absl::Status KafkaOutputSink::ProduceDelta(int32_t partition, const std::string& key,
+                                           const std::string& value, int64_t event_unix_us) {
   auto opaque = std::make_unique<DeliveryOpaque>(1, event_unix_us);
-  absl::Status s = Produce(*producer_, config_.deltas_topic, key, value, nullptr, opaque.get());
+  absl::Status s = Produce(*producer_, config_.deltas_topic, key, value, nullptr, opaque.get(),
+                           OutputPartition(partition, counts_.deltas));
   if (s.ok()) opaque.release();  // the delivery report deletes it
   return s;
 }
@@ -25,14 +30,16 @@ absl::Status KafkaOutputSink::ProduceDeltaBatch(DeltaBatchRecord&& batch) {
   RdKafka::Headers* headers = RdKafka::Headers::create();
   headers->add(kSchemaHeader, kDeltaBatchSchema);
   auto opaque = std::make_unique<DeliveryOpaque>(std::move(batch.event_unix_us));
-  absl::Status s =
-      Produce(*producer_, config_.deltas_topic, batch.key, batch.value, headers, opaque.get());
+  absl::Status s = Produce(*producer_, config_.deltas_topic, batch.key, batch.value, headers,
+                           opaque.get(), OutputPartition(batch.partition, counts_.deltas));
   if (s.ok()) opaque.release();  // the delivery report deletes it
   return s;
 }
 
-absl::Status KafkaOutputSink::ProduceLeaderboard(const std::string& key, const std::string& value) {
-  return Produce(*producer_, config_.leaderboards_topic, key, value, nullptr, nullptr);
+absl::Status KafkaOutputSink::ProduceLeaderboard(int32_t partition, const std::string& key,
+                                                 const std::string& value) {
+  return Produce(*producer_, config_.leaderboards_topic, key, value, nullptr, nullptr,
+                 OutputPartition(partition, counts_.leaderboards));
 }
 
 absl::Status KafkaOutputSink::ProduceDeadLetter(const DeadLetterRecord& letter) {

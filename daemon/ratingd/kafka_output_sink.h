@@ -1,7 +1,8 @@
 // The output sink on the transactional Kafka producer (docs/ARCHITECTURE.md §4, §7): deltas to
 // the deltas topic (keyed pool/model; the delivery's opaque carries the event times for the
-// end-to-end latency, see DeliveryOpaque), leaderboards, dead letters, snapshot chunks (to the
-// results partition's number), and the transaction calls, retried while the broker is away.
+// end-to-end latency, see DeliveryOpaque), leaderboards, dead letters, snapshot chunks, and the
+// transaction calls, retried while the broker is away. Deltas, leaderboards and snapshot
+// chunks go to the partition their pool's results partition maps to (OutputPartition).
 #pragma once
 
 #include <functional>
@@ -23,16 +24,27 @@ namespace ratingd {
 using DeliveryOpaque = std::vector<int64_t>;
 std::unique_ptr<DeliveryOpaque> TakeDeliveryOpaque(void* opaque);
 
+// The partition of an output topic with `count` partitions that results partition
+// `results_partition` writes to (docs/CONTRACTS.md §1.1): the same number, modulo the count.
+int32_t OutputPartition(int32_t results_partition, int32_t count);
+
+// The partition counts of the deltas and leaderboards topics, read at start.
+struct OutputPartitionCounts {
+  int32_t deltas = 1;
+  int32_t leaderboards = 1;
+};
+
 class KafkaOutputSink final : public OutputSink {
  public:
   // `producer` has called init_transactions; `consumer` gives the group metadata the
   // offsets commit with. `while_waiting` runs between retries of a transaction call.
   KafkaOutputSink(const DaemonConfig& config, RdKafka::Producer* producer,
-                  RdKafka::KafkaConsumer* consumer, Metrics* metrics,
+                  RdKafka::KafkaConsumer* consumer, OutputPartitionCounts counts, Metrics* metrics,
                   std::function<void()> while_waiting)
       : config_(config),
         producer_(producer),
         consumer_(consumer),
+        counts_(counts),
         metrics_(metrics),
         while_waiting_(std::move(while_waiting)) {}
 
@@ -44,10 +56,11 @@ class KafkaOutputSink final : public OutputSink {
   bool delivering() const { return producer_->outq_len() > 0; }
 
  protected:
-  absl::Status ProduceDelta(const std::string& key, const std::string& value,
+  absl::Status ProduceDelta(int32_t partition, const std::string& key, const std::string& value,
                             int64_t event_unix_us) override;
   absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) override;
-  absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) override;
+  absl::Status ProduceLeaderboard(int32_t partition, const std::string& key,
+                                  const std::string& value) override;
   absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) override;
   absl::Status ProduceSnapshotRecord(int32_t partition, const std::string& key,
                                      const std::string* value) override;
@@ -61,6 +74,7 @@ class KafkaOutputSink final : public OutputSink {
   const DaemonConfig& config_;
   RdKafka::Producer* producer_;
   RdKafka::KafkaConsumer* consumer_;
+  OutputPartitionCounts counts_;
   Metrics* metrics_;
   std::function<void()> while_waiting_;
 };

@@ -89,7 +89,7 @@ void LeaderboardCache::Run() {
         value = absl::string_view(static_cast<const char*>(m->payload()), m->len());
       }
       const std::string* key = m->key();
-      if (absl::Status s = boards.Add(key == nullptr ? "" : *key, value); !s.ok()) {
+      if (absl::Status s = boards.Add(m->partition(), key == nullptr ? "" : *key, value); !s.ok()) {
         Log(absl::StrCat("leaderboard cache: skipping ", m->topic_name(), "/", m->partition(), "@",
                          m->offset(), ": ", s.message()));
       }

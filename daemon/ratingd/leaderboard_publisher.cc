@@ -65,7 +65,8 @@ void LeaderboardPublisher::PublishOne(const LivePool& live, int32_t partition, r
       google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(committed_at));
   std::string bytes;
   board.SerializeToString(&bytes);
-  absl::Status s = sink.Leaderboard(absl::StrCat(name, "/", ratings::ModelName(model)), bytes);
+  absl::Status s =
+      sink.Leaderboard(partition, absl::StrCat(name, "/", ratings::ModelName(model)), bytes);
   if (s.ok()) {
     metrics_->leaderboards_published().Increment();
   } else {

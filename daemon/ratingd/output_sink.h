@@ -35,19 +35,23 @@ class OutputSink {
   virtual ~OutputSink() = default;
 
   // Each adds one record to the open transaction. An error is logged by the caller: the
-  // transaction then fails to commit and is rolled back.
-  absl::Status Delta(const std::string& key, const std::string& value, int64_t event_unix_us) {
+  // transaction then fails to commit and is rolled back. A delta or leaderboard goes to the
+  // partition of its topic that its pool's results partition `partition` maps to
+  // (docs/CONTRACTS.md §1.1), so that an instance's open transaction holds back only
+  // partitions of its own pools.
+  absl::Status Delta(int32_t partition, const std::string& key, const std::string& value,
+                     int64_t event_unix_us) {
     ++produced_;
-    return ProduceDelta(key, value, event_unix_us);
+    return ProduceDelta(partition, key, value, event_unix_us);
   }
   // A RankingDeltaBatch (deltas topic version 2).
   absl::Status DeltaBatch(DeltaBatchRecord&& batch) {
     ++produced_;
     return ProduceDeltaBatch(std::move(batch));
   }
-  absl::Status Leaderboard(const std::string& key, const std::string& value) {
+  absl::Status Leaderboard(int32_t partition, const std::string& key, const std::string& value) {
     ++produced_;
-    return ProduceLeaderboard(key, value);
+    return ProduceLeaderboard(partition, key, value);
   }
   absl::Status DeadLetter(const DeadLetterRecord& letter) {
     ++produced_;
@@ -81,10 +85,11 @@ class OutputSink {
   virtual void Poll(absl::Duration timeout) = 0;
 
  protected:
-  virtual absl::Status ProduceDelta(const std::string& key, const std::string& value,
-                                    int64_t event_unix_us) = 0;
+  virtual absl::Status ProduceDelta(int32_t partition, const std::string& key,
+                                    const std::string& value, int64_t event_unix_us) = 0;
   virtual absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) = 0;
-  virtual absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) = 0;
+  virtual absl::Status ProduceLeaderboard(int32_t partition, const std::string& key,
+                                          const std::string& value) = 0;
   virtual absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) = 0;
   // `value` null: a tombstone.
   virtual absl::Status ProduceSnapshotRecord(int32_t partition, const std::string& key,

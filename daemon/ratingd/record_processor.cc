@@ -122,7 +122,7 @@ void RecordProcessor::Apply(const ConsumedRecord& record, const DecodedResult& d
     size_t i = 0;  // LivePool::Apply's deltas, in kPerResultModels order
     for (const ratings::Model model : kPerResultModels) {
       if (!ratings::ModelOn(pool.pool().options(), model)) continue;
-      PublishDelta(deltas[i++], model);
+      PublishDelta(partition.partition, deltas[i++], model);
       leaderboards_->MarkDue(pool.name(), model);
     }
     if (!was_refused && pool.pool().ml() && pool.pool().ml()->refused()) {
@@ -151,7 +151,7 @@ void RecordProcessor::AcceptMlSolutions() {
     v1::RankingDelta delta = live.AcceptMlSolution(s.solution);
     views_->MarkSolved(live.name());
     if (!s.ticket.emit) continue;  // replayed: that delta was committed before
-    PublishDelta(delta, ratings::Model::kMl);
+    PublishDelta(partition->partition, delta, ratings::Model::kMl);
     leaderboards_->MarkDue(live.name(), ratings::Model::kMl);
     UpdateMlGauges(live);
   }
@@ -199,7 +199,8 @@ void RecordProcessor::SendToDlq(const ConsumedRecord& record, const std::string&
   }
 }
 
-void RecordProcessor::PublishDelta(const v1::RankingDelta& delta, ratings::Model model) {
+void RecordProcessor::PublishDelta(int32_t partition, const v1::RankingDelta& delta,
+                                   ratings::Model model) {
   for (const v1::AgentChange& c : delta.changes()) {
     if (c.new_rank() == 1 && c.old_rank() != 1) {
       metrics_->TopChanges(delta.pool(), delta.model()).Increment();
@@ -210,12 +211,13 @@ void RecordProcessor::PublishDelta(const v1::RankingDelta& delta, ratings::Model
           ? google::protobuf::util::TimeUtil::TimestampToMicroseconds(delta.event_time())
           : 0;
   if (config_.delta_format == DaemonConfig::DeltaFormat::kBatch) {
-    batcher_.Add(delta, event_us);
+    batcher_.Add(partition, delta, event_us);
     return;  // counted when the batch is sent
   }
   std::string& bytes = bytes_scratch_;
   delta.SerializeToString(&bytes);
-  absl::Status s = sink_->Delta(absl::StrCat(delta.pool(), "/", delta.model()), bytes, event_us);
+  absl::Status s =
+      sink_->Delta(partition, absl::StrCat(delta.pool(), "/", delta.model()), bytes, event_us);
   if (s.ok()) {
     DeltasPublished(model).Increment();
   } else {

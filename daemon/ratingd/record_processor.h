@@ -53,7 +53,7 @@ class RecordProcessor {
   void Apply(const ConsumedRecord& record, const DecodedResult& decoded, LivePool& pool,
              PartitionState& partition, bool emit);
   void SendToDlq(const ConsumedRecord& record, const std::string& reason, const std::string& why);
-  void PublishDelta(const v1::RankingDelta& delta, ratings::Model model);
+  void PublishDelta(int32_t partition, const v1::RankingDelta& delta, ratings::Model model);
   prometheus::Counter& DeltasPublished(ratings::Model model);
   void UpdateMlGauges(const LivePool& pool);
 

@@ -4,11 +4,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/util/time_util.h"
 #include "ratings/model.h"
 
 namespace ratingd {
 
-absl::Status RemoteBoardsBuilder::Add(absl::string_view key,
+absl::Status RemoteBoardsBuilder::Add(int32_t partition, absl::string_view key,
                                       std::optional<absl::string_view> value) {
   if (!value.has_value()) {
     const size_t slash = key.rfind('/');
@@ -18,8 +19,11 @@ absl::Status RemoteBoardsBuilder::Add(absl::string_view key,
     if (!model.has_value()) {
       return absl::InvalidArgumentError(absl::StrCat("tombstone key '", key, "' names no model"));
     }
-    const auto pool = boards_.pools.find(key.substr(0, slash));
-    if (pool == boards_.pools.end()) return absl::OkStatus();
+    const std::pair<std::string, ratings::Model> id(key.substr(0, slash), *model);
+    const auto source = sources_.find(id);
+    if (source == sources_.end() || source->second != partition) return absl::OkStatus();
+    sources_.erase(source);
+    const auto pool = boards_.pools.find(id.first);
     pool->second[static_cast<size_t>(*model)].reset();
     if (pool->second == RemoteBoards::Boards{}) boards_.pools.erase(pool);
     changed_ = true;
@@ -34,8 +38,15 @@ absl::Status RemoteBoardsBuilder::Add(absl::string_view key,
     return absl::InvalidArgumentError(absl::StrCat(
         "record '", key, "' names model '", board->model(), "' of pool '", board->pool(), "'"));
   }
-  std::string pool = board->pool();
-  boards_.pools[pool][static_cast<size_t>(*model)] = std::move(board);
+  std::pair<std::string, ratings::Model> id(board->pool(), *model);
+  auto [source, first] = sources_.try_emplace(id, partition);
+  std::shared_ptr<const v1::Leaderboard>& held =
+      boards_.pools[id.first][static_cast<size_t>(*model)];
+  if (!first && source->second != partition && held->committed_at() > board->committed_at()) {
+    return absl::OkStatus();  // an older record left in another partition
+  }
+  source->second = partition;
+  held = std::move(board);
   changed_ = true;
   return absl::OkStatus();
 }

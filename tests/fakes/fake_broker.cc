@@ -43,9 +43,9 @@ absl::Status FakeOutputSink::CheckOpen() const {
   return open_ ? absl::OkStatus() : absl::FailedPreconditionError("no transaction is open");
 }
 
-absl::Status FakeOutputSink::ProduceDelta(const std::string& key, const std::string& value,
-                                          int64_t) {
-  deltas_.push_back({key, value, {}});
+absl::Status FakeOutputSink::ProduceDelta(int32_t partition, const std::string& key,
+                                          const std::string& value, int64_t) {
+  deltas_.push_back({key, value, {}, false, partition});
   ++delta_records_;
   return CheckOpen();
 }
@@ -56,14 +56,15 @@ absl::Status FakeOutputSink::ProduceDeltaBatch(DeltaBatchRecord&& batch) {
     return absl::InvalidArgumentError("not a RankingDeltaBatch");
   }
   for (const v1::RankingDelta& d : parsed.deltas()) {
-    deltas_.push_back({batch.key, d.SerializeAsString(), {}});
+    deltas_.push_back({batch.key, d.SerializeAsString(), {}, false, batch.partition});
   }
   ++delta_records_;
   return CheckOpen();
 }
 
-absl::Status FakeOutputSink::ProduceLeaderboard(const std::string& key, const std::string& value) {
-  leaderboards_.push_back({key, value, {}});
+absl::Status FakeOutputSink::ProduceLeaderboard(int32_t partition, const std::string& key,
+                                                const std::string& value) {
+  leaderboards_.push_back({key, value, {}, false, partition});
   return CheckOpen();
 }
 

@@ -26,6 +26,7 @@ struct FakeRecord {
   std::string value;
   RecordHeaders headers;
   bool tombstone = false;  // no value
+  int32_t partition = -1;  // the results partition given with a delta or leaderboard
 };
 
 struct FakeBroker {
@@ -77,9 +78,11 @@ class FakeOutputSink final : public OutputSink {
   size_t pending() const;
 
  protected:
-  absl::Status ProduceDelta(const std::string& key, const std::string& value, int64_t) override;
+  absl::Status ProduceDelta(int32_t partition, const std::string& key, const std::string& value,
+                            int64_t) override;
   absl::Status ProduceDeltaBatch(DeltaBatchRecord&& batch) override;
-  absl::Status ProduceLeaderboard(const std::string& key, const std::string& value) override;
+  absl::Status ProduceLeaderboard(int32_t partition, const std::string& key,
+                                  const std::string& value) override;
   absl::Status ProduceDeadLetter(const DeadLetterRecord& letter) override;
   absl::Status ProduceSnapshotRecord(int32_t partition, const std::string& key,
                                      const std::string* value) override;

@@ -18,6 +18,7 @@ import json
 import os
 import random
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -224,6 +225,27 @@ def rfc3339(text):
             (float("0." + fraction) if fraction else 0.0))
 
 
+def record_partitions(topic):
+    """(Kafka partition, key) of every committed record of `topic`, read with kcat."""
+    p = subprocess.run(["kcat", "-C", "-b", it.bootstrap(), "-t", topic, "-e", "-q",
+                        "-X", "isolation.level=read_committed", "-f", "%p\t%k\n"],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "kcat: " + p.stderr)
+    return [(int(a), b) for a, _, b in (line.partition("\t") for line in p.stdout.splitlines())]
+
+
+def check_output_partitions(topics, boards_by_pool, partitions):
+    """Every delta and leaderboard of a pool is in its results partition's number
+    (docs/CONTRACTS.md §1.1); the results partition is the one the pool's leaderboards name."""
+    owner = {pool: int(b.get("partition", 0)) for pool, b in boards_by_pool.items()}
+    for kind in ("deltas", "leaderboards"):
+        records = record_partitions(topics[kind])
+        wrong = [(p, k) for p, k in records if k.rpartition("/")[0] not in owner
+                 or p != owner[k.rpartition("/")[0]] % partitions]
+        check(records and not wrong, "%s: %d of %d records outside their pool's partition: %s" %
+              (kind, len(wrong), len(records), wrong[:5]))
+
+
 def case_any_instance():
     """Three instances behind a round-robin client that only asks the ready ones: every
     instance answers every pool (its own from its views, the others' from the leaderboards
@@ -290,10 +312,13 @@ def case_any_instance():
         for t in threads:
             t.join()
         boards = {}  # pool -> [(committed_at, sequence)] of its elo leaderboards
+        last_board = {}  # pool -> its last leaderboard of any model
         for b in it.tail(first.topics["leaderboards"], "leaderboards", idle="3s"):
+            last_board[b["pool"]] = b
             if b["model"] == "elo":
                 boards.setdefault(b["pool"], []).append(
                     (rfc3339(b["committed_at"]), int(b["sequence"])))
+        check_output_partitions(first.topics, last_board, 6)
         ok = [a for a in answers if a[3] == 200]
         share = len(ok) / max(1, len(answers))
         remote = sum(1 for a in ok if a[5] is False)

@@ -46,8 +46,8 @@ struct Batcher {
   std::vector<DeltaBatchRecord> emitted;
   DeltaBatcher batcher{[this](DeltaBatchRecord&& r) { emitted.push_back(std::move(r)); }};
 
-  void Add(const v1::RankingDelta& d, int64_t event_unix_us) {
-    batcher.Add(d.pool(), d.model(), d.SerializeAsString(), event_unix_us);
+  void Add(int32_t partition, const v1::RankingDelta& d, int64_t event_unix_us) {
+    batcher.Add(partition, d.pool(), d.model(), d.SerializeAsString(), event_unix_us);
   }
 };
 
@@ -80,7 +80,7 @@ TEST(DeltaBatcherTest, BatchBytesEqualTheProtobufSerialisationAndParseBack) {
   Batcher b;
   const std::vector<v1::RankingDelta> deltas = {Delta("chess", "elo", 1), Delta("chess", "elo", 2),
                                                 Delta("chess", "elo", 3)};
-  for (const v1::RankingDelta& d : deltas) b.Add(d, 100 * static_cast<int64_t>(d.sequence()));
+  for (const v1::RankingDelta& d : deltas) b.Add(0, d, 100 * static_cast<int64_t>(d.sequence()));
   EXPECT_TRUE(b.emitted.empty());  // far below kMaxBatchBytes: only Flush hands it out
   b.batcher.Flush();
   ASSERT_EQ(b.emitted.size(), 1u);
@@ -98,12 +98,12 @@ TEST(DeltaBatcherTest, BatchBytesEqualTheProtobufSerialisationAndParseBack) {
 TEST(DeltaBatcherTest, FlushEmitsOneRecordPerKeyInKeyOrderAndLeavesNothingOpen) {
   Batcher b;
   // Construction: go/sco gets sequences 1, 2 (event times 10, 50); chess/elo 1, 2 (20, 40);
-  // chess/sco 1 (30).
-  b.Add(Delta("go", "sco", 1), 10);
-  b.Add(Delta("chess", "elo", 1), 20);
-  b.Add(Delta("chess", "sco", 1), 30);
-  b.Add(Delta("chess", "elo", 2), 40);
-  b.Add(Delta("go", "sco", 2), 50);
+  // chess/sco 1 (30). Pool go is in results partition 3, chess in 1.
+  b.Add(3, Delta("go", "sco", 1), 10);
+  b.Add(1, Delta("chess", "elo", 1), 20);
+  b.Add(1, Delta("chess", "sco", 1), 30);
+  b.Add(1, Delta("chess", "elo", 2), 40);
+  b.Add(3, Delta("go", "sco", 2), 50);
   EXPECT_FALSE(b.batcher.empty());
   EXPECT_TRUE(b.emitted.empty());
   b.batcher.Flush();
@@ -112,6 +112,9 @@ TEST(DeltaBatcherTest, FlushEmitsOneRecordPerKeyInKeyOrderAndLeavesNothingOpen) 
   EXPECT_EQ(b.emitted[0].key, "chess/elo");
   EXPECT_EQ(b.emitted[1].key, "chess/sco");
   EXPECT_EQ(b.emitted[2].key, "go/sco");
+  EXPECT_EQ(b.emitted[0].partition, 1);  // each batch carries its pool's partition
+  EXPECT_EQ(b.emitted[1].partition, 1);
+  EXPECT_EQ(b.emitted[2].partition, 3);
   EXPECT_THAT(b.emitted[0].event_unix_us, ElementsAre(20, 40));
   EXPECT_THAT(b.emitted[1].event_unix_us, ElementsAre(30));
   EXPECT_THAT(b.emitted[2].event_unix_us, ElementsAre(10, 50));
@@ -126,7 +129,7 @@ TEST(DeltaBatcherTest, FlushEmitsOneRecordPerKeyInKeyOrderAndLeavesNothingOpen) 
 
 TEST(DeltaBatcherTest, KeyPassingMaxBatchBytesIsEmittedAtOnceAndANewBatchStarts) {
   Batcher b;
-  b.Add(Delta("p", "sco", 1), 7);  // another key: stays open until Flush
+  b.Add(0, Delta("p", "sco", 1), 7);  // another key: stays open until Flush
   const v1::RankingDelta first = Delta("p", "elo", 1, 10'000);
   const size_t s = first.ByteSizeLong();
   ASSERT_GT(s, 127u);  // construction: a two-byte length, and every delta the same size
@@ -139,7 +142,7 @@ TEST(DeltaBatcherTest, KeyPassingMaxBatchBytesIsEmittedAtOnceAndANewBatchStarts)
   std::vector<v1::RankingDelta> deltas;
   for (size_t i = 1; i <= n; ++i) deltas.push_back(Delta("p", "elo", i, 10'000));
   for (size_t i = 1; i <= n; ++i) {
-    b.Add(deltas[i - 1], 1000 * static_cast<int64_t>(i));
+    b.Add(0, deltas[i - 1], 1000 * static_cast<int64_t>(i));
     const size_t full = i / k;  // construction: batches completed so far
     ASSERT_EQ(b.emitted.size(), full) << "after delta " << i;
   }
@@ -176,15 +179,15 @@ TEST(DeltaBatcherTest, KeyPassingMaxBatchBytesIsEmittedAtOnceAndANewBatchStarts)
 
 TEST(DeltaBatcherTest, ClearDropsEverythingOpen) {
   Batcher b;
-  b.Add(Delta("chess", "elo", 1), 1);
-  b.Add(Delta("chess", "sco", 1), 2);
-  b.Add(Delta("go", "elo", 1), 3);
+  b.Add(0, Delta("chess", "elo", 1), 1);
+  b.Add(0, Delta("chess", "sco", 1), 2);
+  b.Add(0, Delta("go", "elo", 1), 3);
   b.batcher.Clear();
   EXPECT_TRUE(b.batcher.empty());
   b.batcher.Flush();
   EXPECT_THAT(b.emitted, IsEmpty());
   // The next transaction's batch of the same key starts afresh (its own pool and model).
-  b.Add(Delta("chess", "elo", 2), 4);
+  b.Add(0, Delta("chess", "elo", 2), 4);
   b.batcher.Flush();
   ASSERT_EQ(b.emitted.size(), 1u);
   EXPECT_EQ(b.emitted[0].value, ProtobufBatch("chess", "elo", {Delta("chess", "elo", 2)}));
@@ -203,16 +206,16 @@ TEST(DeltaBatcherTest, DeltasWithMultiByteLengthsRoundTrip) {
   ASSERT_LT(deltas[0].ByteSizeLong(), 16384u);
   ASSERT_GT(deltas[1].ByteSizeLong(), 16383u);
   ASSERT_GT(deltas[3].ByteSizeLong(), DeltaBatcher::kMaxBatchBytes);
-  for (size_t i = 0; i < 3; ++i) b.Add(deltas[i], static_cast<int64_t>(i));
+  for (size_t i = 0; i < 3; ++i) b.Add(0, deltas[i], static_cast<int64_t>(i));
   EXPECT_TRUE(b.emitted.empty());
-  b.Add(deltas[3], 3);
+  b.Add(0, deltas[3], 3);
   ASSERT_EQ(b.emitted.size(), 1u);
   EXPECT_TRUE(b.batcher.empty());
   EXPECT_EQ(b.emitted[0].value, ProtobufBatch("p", "ml", deltas));
   EXPECT_EQ(ParsedDeltas(b.emitted[0]), BytesOf(deltas));
   EXPECT_THAT(b.emitted[0].event_unix_us, ElementsAre(0, 1, 2, 3));
   // A delta alone above the limit in a fresh batch is emitted at once, by itself.
-  b.Add(deltas[3], 4);
+  b.Add(0, deltas[3], 4);
   ASSERT_EQ(b.emitted.size(), 2u);
   EXPECT_EQ(b.emitted[1].value, ProtobufBatch("p", "ml", {deltas[3]}));
   EXPECT_THAT(b.emitted[1].event_unix_us, ElementsAre(4));

@@ -103,6 +103,43 @@ TEST(PipelineTest, BothDeltaFormatsCarryTheSameDeltas) {
   EXPECT_EQ(single.delta_records, 18u);
 }
 
+TEST(PipelineTest, DeltasAndLeaderboardsGoWithTheirPoolsResultsPartition) {
+  // A pool's outputs are produced into its results partition's number (docs/CONTRACTS.md
+  // §1.1): chess and shogi are appended to partition 0, go to partition 1 (construction).
+  for (const auto format :
+       {DaemonConfig::DeltaFormat::kBatch, DaemonConfig::DeltaFormat::kSingle}) {
+    FakeBroker broker(2);
+    FakeClock clock;
+    DaemonConfig config = TestConfig(TempSnapshotDir(), /*ml=*/true);
+    config.delta_format = format;
+    Instance a(&broker, config, &clock);
+    a.consumer.Assign({0, 1});
+    AppendGames(broker, 0, "chess", 0, 10);
+    AppendGames(broker, 1, "go", 0, 20);
+    AppendGames(broker, 0, "shogi", 0, 10);
+    ProcessAndCommit(a, clock);  // the commit waits for the solves
+    clock.Advance(config.leaderboard_interval);
+    ProcessAndCommit(a, clock);
+    const std::map<std::string, int32_t> partition_of = {{"chess", 0}, {"go", 1}, {"shogi", 0}};
+    std::map<std::string, int> seen;  // records per model
+    for (const FakeRecord& r : broker.deltas) {
+      const std::string pool = r.key.substr(0, r.key.find('/'));
+      EXPECT_EQ(r.partition, partition_of.at(pool)) << r.key;
+      ++seen["delta/" + r.key.substr(r.key.find('/') + 1)];
+    }
+    for (const FakeRecord& r : broker.leaderboards) {
+      const std::string pool = r.key.substr(0, r.key.find('/'));
+      EXPECT_EQ(r.partition, partition_of.at(pool)) << r.key;
+      ++seen["leaderboard/" + r.key.substr(r.key.find('/') + 1)];
+    }
+    // Every kind was checked: 40 results x (elo, sco) and 4 solves (every 10 results).
+    EXPECT_EQ(seen["delta/elo"], 40);
+    EXPECT_EQ(seen["delta/ml"], 4);
+    EXPECT_GE(seen["leaderboard/elo"], 3);
+    EXPECT_GE(seen["leaderboard/ml"], 3);
+  }
+}
+
 // The abort scenario's script, the same for the run that aborts and its reference: 5
 // results commit with a snapshot (offset 5), 5 commit without one (offset 10), 5 more are
 // read; if `abort`, that commit fails and is rolled back (checked here); then everything is
