@@ -43,9 +43,9 @@ class HttpApi {
  public:
   // Listens on `address` (host:port; port 0 picks a free one), with a thread per possible
   // event stream besides kRequestThreads for the other requests. The threads that answer
-  // run at nice `worker_nice` (0..19, --http-nice; ARCHITECTURE.md §3); the rest of the
-  // process keeps its own. Every request but the event streams takes its turn in `budget`
-  // (--http-max-rps; none by default here).
+  // run at nice `worker_nice` (0..19, --http-nice; ARCHITECTURE.md §3) with a timer slack
+  // of kWorkerTimerSlackNs; the rest of the process keeps its own. Every request but the
+  // event streams takes its turn in `budget` (--http-max-rps; none by default here).
   static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
                                                         const HttpSources& sources,
                                                         const EventOptions& events = {},
@@ -59,6 +59,9 @@ class HttpApi {
   // How long an idle keep-alive connection holds its thread waiting for the next request.
   static constexpr int kKeepAliveMs = 500;
   static constexpr int kMaxWorkerNice = 19;
+  // How late the kernel may end a worker's sleep (PR_SET_TIMERSLACK; Linux's default is
+  // 50 us): the budget's sleeps of several workers then end on one timer interrupt.
+  static constexpr unsigned long kWorkerTimerSlackNs = 1'000'000;
 
  private:
   HttpApi() = default;
