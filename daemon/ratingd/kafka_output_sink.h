@@ -1,8 +1,9 @@
 // The output sink on the transactional Kafka producer (docs/ARCHITECTURE.md §4, §7): deltas to
 // the deltas topic (keyed pool/model; the delivery's opaque carries the event times for the
 // end-to-end latency, see DeliveryOpaque), leaderboards, dead letters, snapshot chunks, and the
-// transaction calls, retried while the broker is away. Deltas, leaderboards and snapshot
-// chunks go to the partition their pool's results partition maps to (OutputPartition).
+// transaction calls, retried while the broker is away. Deltas and leaderboards go to the
+// partition their pool's results partition maps to (OutputPartition), snapshot chunks to the
+// results partition's own number.
 #pragma once
 
 #include <functional>
@@ -25,7 +26,8 @@ using DeliveryOpaque = std::vector<int64_t>;
 std::unique_ptr<DeliveryOpaque> TakeDeliveryOpaque(void* opaque);
 
 // The partition of an output topic with `count` partitions that results partition
-// `results_partition` writes to (docs/CONTRACTS.md §1.1): the same number, modulo the count.
+// `results_partition` writes to (docs/CONTRACTS.md §1.1): the same number, modulo the count
+// (a count of 0, not known, leaves the number as it is).
 int32_t OutputPartition(int32_t results_partition, int32_t count);
 
 // The partition counts of the deltas and leaderboards topics, read at start.
