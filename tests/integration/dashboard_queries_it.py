@@ -4,7 +4,7 @@ ratingd.
 
     dashboard_queries_it.py --ratingd BIN --ratingctl BIN --prometheus-sh run.sh --root REPO
 
-The broker is the CTest fixture `kafka`. Starts ratingd (the Ratingd class of ratingd_it.py)
+The broker is the CTest fixture `kafka`. Starts ratingd (the Ratingd class of it_harness.py)
 and Debian's Prometheus (deploy/prometheus/run.sh) with deploy/prometheus/rules loaded,
 streams a generated sample, then evaluates every panel target of
 deploy/grafana/dashboards/ratingd.json, Grafana variables substituted as in
@@ -24,7 +24,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grafana_dashboard_test as dash  # noqa: E402
-import ratingd_it as it  # noqa: E402
+import it_harness as it  # noqa: E402
 
 
 def query(url, expr):

@@ -24,8 +24,8 @@ from playwright.sync_api import sync_playwright
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ratingd_it as it  # noqa: E402
-from ratingd_it import check  # noqa: E402
+import it_harness as it  # noqa: E402
+from it_harness import check  # noqa: E402
 
 MARKUP = "<img src=x onerror=alert(1)>"
 # Pool names a game server may send: a slash, a percent sign, quotes, a control character.

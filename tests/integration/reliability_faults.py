@@ -16,8 +16,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ratingd_it as it  # noqa: E402
-from ratingd_it import check  # noqa: E402
+import it_harness as it  # noqa: E402
+from it_harness import check  # noqa: E402
 from reliability_lib import (  # noqa: E402
     Instance, Supervisor, compare_all, create_topic, exactly_once, log, start_producer, total,
     wait_all_results, wait_producer)

@@ -28,7 +28,7 @@ from the input's construction (counts per pool, the invalid records sent) and fr
 Python standard library only. This file parses the command line and runs one case; the
 cases are in reliability_faults.py (kills, broker_outage, scale_out) and
 reliability_inputs.py (invalid_sustained, stale_leaderboards), processes and the checker in
-reliability_lib.py, the lower-level helpers in ratingd_it.py.
+reliability_lib.py, the lower-level helpers in it_harness.py.
 """
 
 import argparse
@@ -37,7 +37,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ratingd_it as it  # noqa: E402
+import it_harness as it  # noqa: E402
 import reliability_faults  # noqa: E402
 import reliability_inputs  # noqa: E402
 from reliability_lib import RUN, log  # noqa: E402
@@ -58,7 +58,7 @@ def main():
     parser.add_argument("--ratingctl", required=True)
     parser.add_argument("--seed", type=int, default=int(os.environ.get("RELIABILITY_SEED", "6")))
     args = parser.parse_args()
-    it.ARGS = args  # the cases and ratingd_it.py's helpers read it there
+    it.ARGS = args  # the cases and it_harness.py's helpers read it there
     log("case %s, seed %d, run %s, ratingd %s" % (args.case, args.seed, RUN, args.ratingd))
     CASES[args.case]()
     log("done")

@@ -3,7 +3,7 @@
 instances (scale-out peers, SIGKILL, restart), a supervisor that restarts instances exiting
 on their own, the streaming producer, and the read_committed exactly-once checker with the
 comparison against `ratingctl rate`. Python standard library only; the lower-level helpers
-are ratingd_it.py's.
+are it_harness.py's.
 """
 
 import collections
@@ -18,8 +18,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ratingd_it as it  # noqa: E402
-from ratingd_it import check, fail  # noqa: E402
+import it_harness as it  # noqa: E402
+from it_harness import check, fail  # noqa: E402
 
 # ratingd's models by default (--models); a case keeping fewer passes its own.
 MODELS = ("elo", "sco", "ml")
@@ -261,7 +261,7 @@ def exactly_once(topic, counts, ml_every, summary, since=None, models=MODELS):
 
 def compare_all(holders, path, models=MODELS):
     """Every pool's leaderboard (elo, sco, ml, or the models kept) from the instance holding
-    it equals `ratingctl rate` on the same file (ratingd_it.compare_with_rate)."""
+    it equals `ratingctl rate` on the same file (it_harness.compare_with_rate)."""
     by_instance = collections.defaultdict(list)
     for pool, d in holders.items():
         by_instance[d].append(pool)

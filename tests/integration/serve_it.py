@@ -4,8 +4,8 @@ broker: the answers read from the committed views.
 
     serve_it.py CASE --ratingd BIN --ratingctl BIN
 
-The broker is the CTest fixture `kafka`, as in ratingd_it.py, whose processes and helpers
-these cases use. Expected values come from `ratingctl` on the same file (for ml, on the
+The broker is the CTest fixture `kafka`, as in ratingd_it.py; these cases use the processes
+and helpers of it_harness.py. Expected values come from `ratingctl` on the same file (for ml, on the
 results the last scheduled solve saw) and from the input's construction. Python standard
 library only.
 """
@@ -25,9 +25,9 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ratingd_it as it  # noqa: E402
+import it_harness as it  # noqa: E402
 import reliability_lib as rl  # noqa: E402
-from ratingd_it import check  # noqa: E402
+from it_harness import check  # noqa: E402
 
 SUGGEST_FIELDS = ["committed_at", "pool", "sequence", "strategy", "suggestions"]
 
@@ -483,7 +483,7 @@ def main():
     parser.add_argument("case", choices=sorted(CASES))
     parser.add_argument("--ratingd", required=True)
     parser.add_argument("--ratingctl", required=True)
-    it.ARGS = parser.parse_args()  # ratingd_it.py's helpers read it there
+    it.ARGS = parser.parse_args()  # it_harness.py's helpers read it there
     CASES[it.ARGS.case]()
 
 
