@@ -2,13 +2,17 @@
 // §11.2). PoolHistory writes each new point here, one after the other, and moves them into
 // the agents' histories in bursts, each agent's points together: one agent's buffer is then
 // written many points at a time instead of one point at a time in whatever order the results
-// name the agents, which on a pool of thousands of agents made every point a cache miss.
+// name the agents, which on a pool of thousands of agents made every point a cache miss. The
+// log asks to be drained once it holds a few points per agent of its pool, while the points
+// are still in the processor's cache; a log of 1 MB drained only at a commit had been evicted
+// by the other pools' work by then.
 //
 //   PointLog log;
 //   log.Append(a) = point;                         // a point of agent a
-//   log.Drain([&](AgentId a, const HistoryPoint& p) { histories[a].Add(p); });
+//   if (log.full()) log.Drain([&](AgentId a, const HistoryPoint& p) { histories[a].Add(p); });
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -20,10 +24,17 @@ namespace ratings {
 
 class PointLog {
  public:
-  // Points held before the owner should drain: 16,384 (1 MB).
+  // Points held before the owner should drain: kPointsPerAgent for each agent of the pool
+  // (ids below the highest seen), at least kMinPoints, at most kCapacity (16,384: 1 MB).
   static constexpr size_t kCapacity = size_t{1} << 14;
+  static constexpr size_t kMinPoints = 256;
+  static constexpr size_t kPointsPerAgent = 4;
 
-  bool full() const { return entries_.size() >= kCapacity; }
+  size_t drain_at() const {
+    return std::min(kCapacity, std::max(kMinPoints, kPointsPerAgent * tail_.size()));
+  }
+  bool full() const { return entries_.size() >= drain_at(); }
+  size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
 
   // A point of agent a, after a's earlier ones, for the caller to write every field of.

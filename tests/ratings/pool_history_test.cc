@@ -156,6 +156,25 @@ TEST(PointLogTest, DrainsAgentByAgentInArrivalOrder) {
   EXPECT_EQ(out, (std::vector<std::pair<AgentId, uint64_t>>{{2, 8}, {9, 9}}));
 }
 
+// The log asks to be drained at 4 points per agent of the pool (ids up to the highest seen),
+// never below 256 points nor above 16,384 (values by hand from the rule in point_log.h).
+TEST(PointLogTest, AsksToBeDrainedAtFourPointsPerAgentWithinItsBounds) {
+  PointLog log;
+  EXPECT_EQ(log.drain_at(), 256u);  // no agent yet: the floor
+  log.Append(99) = HistoryPoint{};  // ids 0..99: 100 agents, 400 points
+  EXPECT_EQ(log.drain_at(), 400u);
+  for (size_t i = 1; i < 399; ++i) log.Append(i % 100) = HistoryPoint{};
+  EXPECT_EQ(log.size(), 399u);
+  EXPECT_FALSE(log.full());
+  log.Append(0) = HistoryPoint{};
+  EXPECT_TRUE(log.full());
+  log.Drain([](AgentId, const HistoryPoint&) {});
+  EXPECT_FALSE(log.full());
+  EXPECT_EQ(log.drain_at(), 400u);     // the pool's size is remembered across drains
+  log.Append(9'999) = HistoryPoint{};  // 10,000 agents would ask 40,000: the ceiling
+  EXPECT_EQ(log.drain_at(), 16'384u);
+}
+
 // Staging changes nothing a reader sees: 60,000 results over 300 agents (more points than the
 // log holds, so it also drains when full), read now and then on the way, give every agent the
 // points that feeding its own RatingHistory one point at a time gives (the independent
