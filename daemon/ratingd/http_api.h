@@ -43,9 +43,9 @@ class HttpApi {
  public:
   // Listens on `address` (host:port; port 0 picks a free one), with a thread per possible
   // event stream besides kRequestThreads for the other requests. The threads that answer
-  // run at nice `worker_nice` (0..19, --http-nice; ARCHITECTURE.md §3) with a timer slack
-  // of kWorkerTimerSlackNs; the rest of the process keeps its own. Every request but the
-  // event streams takes its turn in `budget` (--http-max-rps; none by default here).
+  // run under SCHED_BATCH at nice `worker_nice` (0..19, --http-nice; ARCHITECTURE.md §3)
+  // with a timer slack of kWorkerTimerSlackNs; the rest of the process keeps its own. Every request
+  // but the event streams takes its turn in `budget` (--http-max-rps; none by default here).
   static absl::StatusOr<std::unique_ptr<HttpApi>> Start(const std::string& address,
                                                         const HttpSources& sources,
                                                         const EventOptions& events = {},

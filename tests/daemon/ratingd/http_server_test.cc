@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -297,19 +298,23 @@ long TimerSlackNs(const std::string& tid) {
   return in ? slack : -1;
 }
 
-// With --http-nice, the threads that answer run at that nice value, all with the workers'
-// timer slack; the thread that started the server (like the consumer thread) keeps its own
-// priority and slack. Read from /proc and getpriority, not from our code.
+// With --http-nice, the threads that answer run at that nice value, all under SCHED_BATCH and
+// with the workers' timer slack; the thread that started the server (like the consumer
+// thread) keeps its own policy, priority and slack. Read from /proc, sched_getscheduler and
+// getpriority, not from our code.
 TEST(HttpApiThreadsTest, WorkersAnswerAtTheirNiceValueAndTheRestKeepTheirs) {
   constexpr int kNice = 19;
   const long own_slack = TimerSlackNs(std::to_string(gettid()));
   ASSERT_NE(own_slack, static_cast<long>(HttpApi::kWorkerTimerSlackNs));  // else no test
   Server s(Fast(), kNice);
   const size_t workers = Fast().max_streams + HttpApi::kRequestThreads;
-  size_t lowered = 0, slackened = 0;
-  for (int attempt = 0; attempt < 100 && (lowered < workers || slackened < workers); ++attempt) {
+  ASSERT_EQ(sched_getscheduler(0), SCHED_OTHER);  // else no test
+  size_t lowered = 0, slackened = 0, batched = 0;
+  for (int attempt = 0;
+       attempt < 100 && (lowered < workers || slackened < workers || batched < workers);
+       ++attempt) {
     if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    lowered = slackened = 0;
+    lowered = slackened = batched = 0;
     for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
       std::ifstream comm(task.path() / "comm");
       std::string name;
@@ -320,10 +325,13 @@ TEST(HttpApiThreadsTest, WorkersAnswerAtTheirNiceValueAndTheRestKeepTheirs) {
       const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(std::stoul(tid)));
       if (errno == 0 && nice == kNice) ++lowered;
       if (TimerSlackNs(tid) == static_cast<long>(HttpApi::kWorkerTimerSlackNs)) ++slackened;
+      if (sched_getscheduler(static_cast<pid_t>(std::stoul(tid))) == SCHED_BATCH) ++batched;
     }
   }
   EXPECT_EQ(lowered, workers);
   EXPECT_EQ(slackened, workers);
+  EXPECT_EQ(batched, workers);
+  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
   EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 0);
   EXPECT_EQ(TimerSlackNs(std::to_string(gettid())), own_slack);
   Client c(s.api->port(), "/v1/pools/chess/leaderboard?model=elo");
