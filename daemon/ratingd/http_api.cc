@@ -44,7 +44,7 @@ constexpr int kWorkerThread = 1;
 // - the scheduling policy SCHED_BATCH: a worker woken for an answer then never preempts the
 //   running thread (the consumer thread, most of the time) but waits for a free CPU or the
 //   next tick; under 16 looping clients and 50 streams the consumer thread kept more of its
-//   CPU, and the throughput with clients rose from 0.80 to 0.90 of that without them;
+//   CPU, and the throughput with clients rose from 0.75-0.85 to 0.90-0.95 of that without;
 // - the nice value the server's user context points to;
 // - the timer slack HttpApi::kWorkerTimerSlackNs, so that the budget's sleeps (ReadBudget) of
 //   several workers end on one timer interrupt instead of one each: an idle ratingd's CPU per
